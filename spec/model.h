@@ -1,0 +1,108 @@
+// tilecheck data model: element types, shapes, tiles and layouts.
+//
+// This header is the vocabulary shared by the spec, the impl and everything
+// that checks them. It holds data and validation only: no index arithmetic
+// lives here, so the impl can depend on it without touching the spec's
+// algorithms.
+//
+// A shape with layout is written  TYPE[d0,...,dn-1]{m2m:T(..)(..)L(n)E(n)S(n)}
+//   TYPE   element type (f32, bf16, s4, pred, ...)
+//   d_i    logical dims, dim 0 most major in the dense (row-major) view
+//   m2m    minor_to_major: logical dims listed from most minor to most major
+//   T(..)  one tile per level (D2), entries >= 1 or '*' (combine, D4)
+//   L(n)   tail padding: padded element count rounded up to a multiple of n (D5)
+//   E(n)   element width in bits, 1..128 (D6)
+//   S(n)   memory space; carried and printed, no effect on indexing
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilecheck {
+
+// Every invalid input is reported with this exception (D9). `column` is the
+// 1-based column in the text being parsed, or 0 when the error is not about
+// a position in a text.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message, int64_t column = 0)
+      : std::runtime_error(column > 0 ? "column " + std::to_string(column) + ": " + message
+                                      : message),
+        column_(column) {}
+  int64_t column() const { return column_; }
+
+ private:
+  int64_t column_;
+};
+
+enum class ElementType {
+  kPred, kS1, kS2, kS4, kS8, kS16, kS32, kS64,
+  kU1, kU2, kU4, kU8, kU16, kU32, kU64,
+  kF16, kBF16, kF32, kF64, kC64, kC128,
+  kF8E5M2, kF8E4M3, kF8E4M3FN, kF8E4M3B11FNUZ, kF8E5M2FNUZ, kF8E4M3FNUZ,
+  kF8E3M4, kF8E8M0FNU, kF4E2M1FN,
+};
+
+// All element types, in declaration order.
+const std::vector<ElementType>& all_element_types();
+// Lowercase XLA name: "f32", "bf16", "f8e4m3fn", ...
+std::string_view element_type_name(ElementType type);
+// Case-insensitive lookup; nullopt for an unknown name.
+std::optional<ElementType> element_type_from_name(std::string_view name);
+// The type's natural storage width in bits (D6): the XLA bit width, except
+// pred, which is stored in 8 bits unless a layout says E(1).
+int natural_bit_width(ElementType type);
+
+// A tile entry meaning "combine this dim with the next more minor one" (D4).
+// Written '*' in text; XLA's numeric encoding is -1.
+inline constexpr int64_t kCombineDim = -1;
+// A shape dim whose size is unknown (written '?'); only the proofs accept it.
+inline constexpr int64_t kSymbolicDim = -2;
+
+struct Tile {
+  std::vector<int64_t> dims;  // each >= 1 or kCombineDim
+  bool operator==(const Tile&) const = default;
+};
+
+struct Layout {
+  std::vector<int64_t> minor_to_major;
+  std::vector<Tile> tiles;
+  std::optional<int64_t> tail_padding_alignment;  // L(n), n >= 1
+  std::optional<int64_t> element_size_bits;       // E(n), 1 <= n <= 128
+  std::optional<int64_t> memory_space;            // S(n), n >= 0
+  bool operator==(const Layout&) const = default;
+};
+
+struct ShapeWithLayout {
+  ElementType type = ElementType::kF32;
+  std::vector<int64_t> dims;  // each >= 0 or kSymbolicDim
+  Layout layout;
+  bool operator==(const ShapeWithLayout&) const = default;
+
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  bool has_symbolic_dims() const;
+  // Element width in bits after E(n) (D6).
+  int64_t element_bits() const;
+  // Bytes one element occupies in the dense (untiled, unpacked) array:
+  // ceil(element_bits / 8).
+  int64_t dense_element_bytes() const;
+};
+
+// The default layout of a rank-n shape: minor_to_major n-1,...,0, no tiles.
+Layout default_layout(int64_t rank);
+
+// Structural validation (D9) that needs no arithmetic: minor_to_major is a
+// permutation of the dims, tile entries >= 1 or '*', '*' never last, no empty
+// tile, L >= 1, E in 1..128, S >= 0, dims >= 0 or '?'. Throws Error.
+// Overflow of sizes is checked by whoever computes them (spec and impl both).
+void validate_structure(const ShapeWithLayout& shape);
+
+// Rejects symbolic dims with a clear error; every operation but the proofs
+// calls this.
+void require_concrete(const ShapeWithLayout& shape);
+
+}  // namespace tilecheck

@@ -1,0 +1,213 @@
+#include "spec/semantics.h"
+
+#include <string>
+
+#include "spec/syntax.h"
+
+namespace tilecheck::spec {
+
+LevelStructure level_structure(const std::vector<bool>& combine, size_t rank) {
+  LevelStructure s;
+  const size_t k = combine.size();
+  s.extension = k > rank ? k - rank : 0;
+  s.prefix = rank + s.extension - k;
+  size_t group_start = s.prefix;
+  for (size_t i = 0; i < k; ++i) {
+    if (combine[i]) continue;  // merged into the next more minor entry
+    s.groups.push_back({group_start, s.prefix + i, i});
+    group_start = s.prefix + i + 1;
+  }
+  return s;
+}
+
+namespace {
+
+std::string join(const std::vector<int64_t>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
+  return out;
+}
+
+std::vector<int64_t> final_bounds(const ShapeWithLayout& shape) {
+  Int64Domain a;
+  return level_bounds(a, shape.dims, shape.layout).back();
+}
+
+}  // namespace
+
+void validate_element(const ShapeWithLayout& shape, const std::vector<int64_t>& element) {
+  if (static_cast<int64_t>(element.size()) != shape.rank()) {
+    throw Error("element (" + join(element) + ") has " + std::to_string(element.size()) +
+                " coordinates but the shape has rank " + std::to_string(shape.rank()));
+  }
+  for (size_t i = 0; i < element.size(); ++i) {
+    if (element[i] < 0 || element[i] >= shape.dims[i]) {
+      throw Error("element (" + join(element) + ") is out of bounds: coordinate " +
+                  std::to_string(i) + " must be in [0, " + std::to_string(shape.dims[i]) + ")");
+    }
+  }
+}
+
+namespace {
+
+// Bit `bit` of a little-endian bit stream.
+bool get_bit(std::span<const uint8_t> bytes, int64_t bit) {
+  return (bytes[bit / 8] >> (bit % 8)) & 1;
+}
+void set_bit(std::span<uint8_t> bytes, int64_t bit, bool value) {
+  if (value) bytes[bit / 8] = static_cast<uint8_t>(bytes[bit / 8] | (1u << (bit % 8)));
+}
+
+void check_buffer(const char* what, size_t actual, int64_t expected) {
+  if (static_cast<int64_t>(actual) != expected) {
+    throw Error(std::string(what) + " buffer has " + std::to_string(actual) +
+                " bytes; the layout needs exactly " + std::to_string(expected));
+  }
+}
+
+// Calls f(dense_index, element) for every element, row-major.
+template <class F>
+void for_each_element(const ShapeWithLayout& shape, F f) {
+  const int64_t count = element_count(shape);
+  std::vector<int64_t> e(shape.dims.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    f(i, e);
+    for (size_t d = e.size(); d-- > 0;) {
+      if (++e[d] < shape.dims[d]) break;
+      e[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const ShapeWithLayout& shape) {
+  validate_structure(shape);
+  require_concrete(shape);
+  byte_size(shape);  // every intermediate size is checked on the way
+  element_count(shape);
+}
+
+int64_t element_count(const ShapeWithLayout& shape) {
+  Int64Domain a;
+  return product(a, shape.dims);
+}
+
+std::vector<int64_t> tiled_shape(const ShapeWithLayout& shape) {
+  validate_structure(shape);
+  require_concrete(shape);
+  return final_bounds(shape);
+}
+
+int64_t padded_element_count(const ShapeWithLayout& shape) {
+  validate_structure(shape);
+  require_concrete(shape);
+  Int64Domain a;
+  return padded_element_count(a, shape.dims, shape.layout);
+}
+
+// D6: ceil(count * bits / 8), without forming count * bits, which may
+// overflow while the byte size does not.
+int64_t byte_size(const ShapeWithLayout& shape) {
+  Int64Domain a;
+  const int64_t count = padded_element_count(shape);
+  const int64_t bits = shape.element_bits();
+  const DivMod<int64_t> qr = a.div_mod(count, 8);
+  return a.add(a.mul(qr.quotient, bits), a.ceil_div(qr.remainder * bits, 8));
+}
+
+int64_t dense_byte_size(const ShapeWithLayout& shape) {
+  validate(shape);
+  Int64Domain a;
+  return a.mul(element_count(shape), shape.dense_element_bytes());
+}
+
+int64_t linear_index(const ShapeWithLayout& shape, const std::vector<int64_t>& element) {
+  validate(shape);
+  validate_element(shape, element);
+  Int64Domain a;
+  return linear_index_with_tile(a, shape.dims, shape.layout, element);
+}
+
+std::optional<std::vector<int64_t>> delinearize(const ShapeWithLayout& shape, int64_t position) {
+  validate(shape);
+  const int64_t padded = padded_element_count(shape);
+  if (position < 0 || position >= padded) {
+    throw Error("position " + std::to_string(position) + " is outside [0, " +
+                std::to_string(padded) + ")");
+  }
+  Int64Domain a;
+  // Positions in the L(n) tail lie past the final shape: padding by D5.
+  if (position >= product(a, final_bounds(shape))) return std::nullopt;
+  Untiled<Int64Domain> u = delinearize(a, shape.dims, shape.layout, position);
+  if (!u.in_bounds) return std::nullopt;
+  return u.index;
+}
+
+IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<int64_t>& element) {
+  validate(shape);
+  validate_element(shape, element);
+  Int64Domain a;
+  IndexTrace trace;
+  trace.physical_bounds = to_physical_order(shape.dims, shape.layout.minor_to_major);
+  trace.physical_index = to_physical_order(element, shape.layout.minor_to_major);
+  std::vector<int64_t> bounds = trace.physical_bounds, index = trace.physical_index;
+  for (const Tile& t : shape.layout.tiles) {
+    LevelTrace level;
+    level.tile = t;
+    level.bounds_before = bounds;
+    level.index_before = index;
+    const TileSizes<Int64Domain> sizes = tile_sizes(a, t);
+    level.structure = level_structure<Int64Domain>(sizes, bounds.size());
+    const std::vector<int64_t> d = extend(a, bounds, level.structure.extension, 1);
+    const std::vector<int64_t> e = extend(a, index, level.structure.extension, 0);
+    for (const TileGroup& g : level.structure.groups) {
+      level.merged_bounds.push_back(group_bound(a, d, g));
+      level.merged_index.push_back(group_index(a, d, e, g));
+      const DivMod<int64_t> qr = a.div_mod(level.merged_index.back(), *sizes[g.tile_pos]);
+      level.tile_index.push_back(qr.quotient);
+      level.within_tile_index.push_back(qr.remainder);
+    }
+    level.bounds_after = tile_bounds(a, sizes, bounds);
+    level.index_after = tile_index(a, sizes, bounds, index);
+    bounds = level.bounds_after;
+    index = level.index_after;
+    trace.levels.push_back(level);
+  }
+  trace.final_bounds = bounds;
+  trace.final_index = index;
+  trace.linear_index = linear_index(a, index, bounds);
+  return trace;
+}
+
+std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
+  check_buffer("dense", dense.size(), dense_byte_size(shape));
+  const int64_t bits = shape.element_bits();
+  const int64_t dense_bits = 8 * shape.dense_element_bytes();
+  std::vector<uint8_t> physical(static_cast<size_t>(byte_size(shape)), 0);
+  Int64Domain a;
+  for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
+    const int64_t p = linear_index_with_tile(a, shape.dims, shape.layout, e);
+    for (int64_t b = 0; b < bits; ++b) {
+      set_bit(physical, p * bits + b, get_bit(dense, i * dense_bits + b));
+    }
+  });
+  return physical;
+}
+
+std::vector<uint8_t> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
+  check_buffer("physical", physical.size(), byte_size(shape));
+  const int64_t bits = shape.element_bits();
+  const int64_t dense_bits = 8 * shape.dense_element_bytes();
+  std::vector<uint8_t> dense(static_cast<size_t>(dense_byte_size(shape)), 0);
+  Int64Domain a;
+  for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
+    const int64_t p = linear_index_with_tile(a, shape.dims, shape.layout, e);
+    for (int64_t b = 0; b < bits; ++b) {
+      set_bit(dense, i * dense_bits + b, get_bit(physical, p * bits + b));
+    }
+  });
+  return dense;
+}
+
+}  // namespace tilecheck::spec
