@@ -115,3 +115,20 @@ TEST(Validation, StructureErrorsWithoutText) {
 
 }  // namespace
 }  // namespace tilecheck
+
+#include "spec/catalog.h"
+
+namespace tilecheck {
+namespace {
+
+TEST(Catalog, EveryEntryIsCanonicalValidAndSmall) {
+  for (const CatalogEntry& e : catalog()) {
+    const ShapeWithLayout s = parse_shape(e.layout);
+    EXPECT_EQ(print_shape(s), e.layout);
+    EXPECT_NO_THROW(spec::validate(s)) << e.name;
+    EXPECT_LE(spec::padded_element_count(s), 1 << 16) << e.name;
+  }
+}
+
+}  // namespace
+}  // namespace tilecheck
