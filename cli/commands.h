@@ -2,7 +2,8 @@
 // file cli/<name>.cc and called from cli/main.cc.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <CLI/CLI.hpp>  // every subcommand file uses CLI11
+#include <nlohmann/json.hpp>
 
 namespace tilecheck::cli {
 

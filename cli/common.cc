@@ -1,5 +1,8 @@
 #include "cli/common.h"
 
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <exception>

@@ -14,16 +14,20 @@
 // check fails; run_main maps both to exit codes.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "spec/model.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace tilecheck::cli {
 

@@ -247,10 +247,10 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
   command->callback([args] {
     if (args->list) {
       for (const LayoutCheck& c : args->registry.layout_checks()) {
-        std::cout << c.name << "  (per layout)  " << c.what << "\n";
+        std::cout << std::left << std::setw(24) << c.name << "per layout  " << c.what << "\n";
       }
       for (const SuiteCheck& c : args->registry.suite_checks()) {
-        std::cout << c.name << "  (suite)  " << c.what << "\n";
+        std::cout << std::left << std::setw(24) << c.name << "suite       " << c.what << "\n";
       }
       return;
     }

@@ -15,7 +15,6 @@
 // round trip) are in cli/gate_checks.h.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -23,6 +22,10 @@
 #include <vector>
 
 #include "spec/model.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace tilecheck::cli {
 

@@ -270,6 +270,11 @@ TEST(Help, ExitsZero) {
   const Output r = tilecheck({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("gate"), std::string::npos);
+  const Output list = tilecheck({"gate", "--list"});
+  expect_ok(list);
+  for (const char* check : {"formulas_agree", "bijection", "pack_round_trip"}) {
+    EXPECT_NE(list.out.find(std::string(check) + " "), std::string::npos) << list.out;
+  }
 }
 
 const std::regex kSummary(R"(gate: (\d+) layouts, (\d+) checks, (\d+) passed, (\d+) failed(, (\d+) skipped)?)");

@@ -2,6 +2,8 @@
 // against a deliberately broken index mapping, so cli_test can see the gate
 // fail (exit 1) exactly as it would on a real bug. The shipped binary has no
 // way to inject this.
+#include <CLI/CLI.hpp>
+
 #include "cli/common.h"
 #include "cli/gate.h"
 #include "cli/gate_checks.h"
