@@ -242,6 +242,10 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   command->add_option("--seed", args->options.seed, "sampling seed")->capture_default_str();
+  command->add_option("--cases", args->options.property_cases,
+                      "RapidCheck cases per generated property")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   command->add_flag("--list", args->list, "list the checks and exit");
   add_json_flag(command, args->json);
   command->callback([args] {

@@ -48,6 +48,7 @@ struct GateOptions {
   int64_t samples = 4096;                       // random elements/positions above it
   int64_t pack_limit = int64_t{1} << 20;        // largest element count pack/unpack runs on
   uint64_t seed = 1;                            // the sampling seed (deterministic)
+  int64_t property_cases = 100;                 // RapidCheck cases per property (--cases)
 };
 
 using LayoutCheckFn = std::function<CheckResult(const ShapeWithLayout&, const GateOptions&)>;
@@ -77,6 +78,9 @@ class GateRegistry {
   std::vector<LayoutCheck> layout_checks_;
   std::vector<SuiteCheck> suite_checks_;
 };
+
+// The generated properties as suite checks: cli/gate_properties.cc.
+void add_property_gate_checks(GateRegistry& registry);
 
 // Every check tilecheck ships: cli/gate_registry.cc.
 GateRegistry standard_gate();

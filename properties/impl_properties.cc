@@ -6,13 +6,13 @@
 // Buffers the impl writes are pre-filled with garbage and fenced by guard
 // bytes (GuardedBuffer), so unwritten padding and writes outside the buffer
 // are caught even in builds without sanitizers.
-#include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>  // after gtest.h, which it needs
+#include <rapidcheck.h>
 
 #include <vector>
 
 #include "impl/plan.h"
 #include "properties/property_support.h"
+#include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include "spec/semantics.h"
 
@@ -24,7 +24,7 @@ constexpr uint8_t kGarbage = 0xA5;
 // 1. impl linear_index == spec linear_index_with_tile for every element (and
 // the checked and batch entry points agree); impl delinearize inverts it and
 // reports every other position as padding.
-RC_GTEST_PROP(ImplProperties, LinearIndexMatchesSpec, ()) {
+void LinearIndexMatchesSpec() {
   const ShapeWithLayout shape = *gen_layout(kExhaustiveLimits);
   const impl::IndexPlan plan(shape);
   spec::Int64Domain a;
@@ -52,7 +52,7 @@ RC_GTEST_PROP(ImplProperties, LinearIndexMatchesSpec, ()) {
 }
 
 // 7 (impl half). Every size the impl reports equals the spec's.
-RC_GTEST_PROP(ImplProperties, SizesMatchSpec, ()) {
+void SizesMatchSpec() {
   const ShapeWithLayout shape = *gen_layout();
   const impl::IndexPlan plan(shape);
   RC_ASSERT(plan.rank() == shape.rank());
@@ -65,7 +65,7 @@ RC_GTEST_PROP(ImplProperties, SizesMatchSpec, ()) {
 
 // 6 (impl half). Invalid layouts are an Error from the impl too; so are
 // out-of-bounds elements, out-of-range positions and wrong buffer sizes.
-RC_GTEST_PROP(ImplProperties, InvalidInputIsAnError, ()) {
+void InvalidInputIsAnError() {
   const InvalidLayout invalid = *gen_invalid_layout();
   RC_TAG(invalid_kind_name(invalid.kind));
   if (invalid.shape) RC_ASSERT_THROWS_AS(impl::IndexPlan{*invalid.shape}, Error);
@@ -114,7 +114,7 @@ std::vector<uint8_t> random_physical(const ShapeWithLayout& shape) {
 // 4. impl pack == spec pack byte for byte (padding zero); impl unpack ==
 // spec unpack on arbitrary bytes; unpack(pack(x)) == x (bits above the
 // width cleared); for every width, sub-byte included.
-RC_GTEST_PROP(ImplProperties, PackMatchesSpec, ()) {
+void PackMatchesSpec() {
   const LayoutAndData v = *gen_layout_and_data(kExhaustiveLimits);
   RC_TAG(v.shape.element_bits() < 8 ? "sub-byte" : v.shape.element_bits() % 8 ? "odd" : "bytes");
   const impl::PackPlan plan(v.shape);
@@ -127,7 +127,7 @@ RC_GTEST_PROP(ImplProperties, PackMatchesSpec, ()) {
 
 // The same, with the width forced below a byte (E(1), E(2), E(4)), where the
 // bit order of D7 matters.
-RC_GTEST_PROP(ImplProperties, SubBytePackMatchesSpec, ()) {
+void SubBytePackMatchesSpec() {
   LayoutAndData v = *gen_layout_and_data(kExhaustiveLimits);
   v.shape.layout.element_size_bits = *rc::gen::element<int64_t>(1, 2, 4);
   v.dense.assign(spec::dense_byte_size(v.shape), 0);
@@ -140,7 +140,7 @@ RC_GTEST_PROP(ImplProperties, SubBytePackMatchesSpec, ()) {
 
 // 5. relayout(A -> B) == pack_B(unpack_A(src)) on arbitrary source bytes;
 // relayout(A -> A) is the identity on packed (padding-zero) data.
-RC_GTEST_PROP(ImplProperties, RelayoutMatchesSpec, ()) {
+void RelayoutMatchesSpec() {
   const auto [from, to] = *gen_from_recipe([](RcChoices& c) {
     ShapeWithLayout a = make_layout(c, kExhaustiveLimits);
     return std::pair{a, make_partner_layout(c, a, kExhaustiveLimits)};
@@ -161,7 +161,7 @@ RC_GTEST_PROP(ImplProperties, RelayoutMatchesSpec, ()) {
 
 // 8. Several threads write exactly the bytes one thread writes (pack,
 // unpack, relayout).
-RC_GTEST_PROP(ImplProperties, ThreadsWriteIdenticalBytes, ()) {
+void ThreadsWriteIdenticalBytes() {
   const LayoutAndData v = *gen_layout_and_data();
   const int threads = *rc::gen::inRange(2, 9);
   const impl::PackPlan plan(v.shape);
@@ -182,4 +182,24 @@ RC_GTEST_PROP(ImplProperties, ThreadsWriteIdenticalBytes, ()) {
 }
 
 }  // namespace
+
+std::vector<PropertyInfo> impl_property_suite() {
+  return {
+      {"ImplProperties", "LinearIndexMatchesSpec", "p1_impl_index",
+       "1. impl linear_index (plain, checked, batch) == spec for every element; impl delinearize inverts it, padding elsewhere", &LinearIndexMatchesSpec},
+      {"ImplProperties", "SizesMatchSpec", "p7_impl_sizes",
+       "7. impl element count, tiled shape, padded count, byte sizes == spec", &SizesMatchSpec},
+      {"ImplProperties", "InvalidInputIsAnError", "p6_impl_errors",
+       "6. invalid layouts, elements, positions and buffer sizes are an Error from the impl", &InvalidInputIsAnError},
+      {"ImplProperties", "PackMatchesSpec", "p4_pack",
+       "4. impl pack == spec pack byte for byte; impl unpack == spec unpack; unpack(pack(x)) == x", &PackMatchesSpec},
+      {"ImplProperties", "SubBytePackMatchesSpec", "p4_pack_sub_byte",
+       "4. the same with E(1), E(2), E(4) forced (D7 bit order)", &SubBytePackMatchesSpec},
+      {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
+       "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
+      {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
+       "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
+  };
+}
+
 }  // namespace tilecheck::props

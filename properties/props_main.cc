@@ -1,5 +1,7 @@
-// The properties' main: GoogleTest with RapidCheck defaults that make a plain
-// run reproducible.
+// The properties' GoogleTest main: registers the property suites named by
+// PROPERTY_SUITES (a comma-separated list of suite functions, set per binary
+// in CMakeLists.txt) as tests, with RapidCheck defaults that make a plain run
+// reproducible.
 //
 // Unless the caller says otherwise, every run uses a fixed seed and
 // max_success=1000 (the ctest default). RC_PARAMS from the environment is
@@ -8,18 +10,38 @@
 // RC_PARAMS="seed=123" changes it, and RC_PARAMS="reproduce=..." replays a
 // reported failure.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>  // after gtest.h, which it needs
 
 #include <cstdlib>
 #include <string>
 
+#include "properties/property_registry.h"
+
 namespace {
-constexpr const char* kDefaultParams = "seed=20261122 max_success=1000";
-}
+
+class PropertyTest : public testing::Test {
+ public:
+  explicit PropertyTest(void (*body)()) : body_(body) {}
+  void TestBody() override { rc::detail::checkGTest(body_); }
+
+ private:
+  void (*body_)();
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   const char* user = std::getenv("RC_PARAMS");
-  const std::string params = std::string(kDefaultParams) + (user ? std::string(" ") + user : "");
+  const std::string params = "seed=" + std::to_string(tilecheck::props::kDefaultSeed) +
+                             " max_success=1000" + (user ? std::string(" ") + user : "");
   setenv("RC_PARAMS", params.c_str(), 1);
   testing::InitGoogleTest(&argc, argv);
+  using tilecheck::props::PropertyInfo;
+  for (auto suite : {PROPERTY_SUITES}) {
+    for (const PropertyInfo& p : suite()) {
+      testing::RegisterTest(p.suite.c_str(), p.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [body = p.body]() -> testing::Test* { return new PropertyTest(body); });
+    }
+  }
   return RUN_ALL_TESTS();
 }

@@ -2,16 +2,16 @@
 // properties, the fuzzers) — valid layouts within the budget, invalid layouts
 // that really are invalid, elements in bounds, dense data of the right size —
 // and that its weighted choices reach every feature it claims to cover.
-#include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>  // after gtest.h, which it needs
+#include <rapidcheck.h>
 
+#include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include "spec/semantics.h"
 
 namespace tilecheck::props {
 namespace {
 
-RC_GTEST_PROP(Recipe, LayoutsAreValidAndWithinBudget, ()) {
+void LayoutsAreValidAndWithinBudget() {
   const RecipeLimits limits;
   const ShapeWithLayout shape = *gen_layout(limits);
   spec::validate(shape);
@@ -21,19 +21,19 @@ RC_GTEST_PROP(Recipe, LayoutsAreValidAndWithinBudget, ()) {
   RC_TAG(shape.layout.tiles.size());  // tile levels; the full feature tally is recipe_coverage_test
 }
 
-RC_GTEST_PROP(Recipe, ElementsAreInBounds, ()) {
+void ElementsAreInBounds() {
   const LayoutAndElement v = *gen_layout_and_element();
   spec::validate_element(v.shape, v.element);  // throws if out of bounds
   RC_ASSERT(spec::padded_element_count(v.shape) <= RecipeLimits{}.max_padded_elements);
 }
 
-RC_GTEST_PROP(Recipe, DenseDataHasTheDenseSize, ()) {
+void DenseDataHasTheDenseSize() {
   const LayoutAndData v = *gen_layout_and_data();
   RC_ASSERT(static_cast<int64_t>(v.dense.size()) == spec::dense_byte_size(v.shape));
 }
 
 // The invalid generator's struct form is rejected by the spec's validation.
-RC_GTEST_PROP(Recipe, InvalidStructsAreInvalid, ()) {
+void InvalidStructsAreInvalid() {
   const InvalidLayout invalid = *gen_invalid_layout();
   RC_TAG(invalid_kind_name(invalid.kind));
   if (!invalid.shape) return;
@@ -41,4 +41,18 @@ RC_GTEST_PROP(Recipe, InvalidStructsAreInvalid, ()) {
 }
 
 }  // namespace
+
+std::vector<PropertyInfo> recipe_property_suite() {
+  return {
+      {"Recipe", "LayoutsAreValidAndWithinBudget", "recipe_valid",
+       "recipe: generated layouts are valid and within the budget", &LayoutsAreValidAndWithinBudget},
+      {"Recipe", "ElementsAreInBounds", "recipe_elements",
+       "recipe: generated elements are in bounds", &ElementsAreInBounds},
+      {"Recipe", "DenseDataHasTheDenseSize", "recipe_dense_data",
+       "recipe: generated dense data has the dense size", &DenseDataHasTheDenseSize},
+      {"Recipe", "InvalidStructsAreInvalid", "recipe_invalid",
+       "recipe: generated invalid layouts are rejected by spec validation", &InvalidStructsAreInvalid},
+  };
+}
+
 }  // namespace tilecheck::props

@@ -2,14 +2,14 @@
 // of 7): the spec's two formulations agree, the index is a bijection onto the
 // non-padding positions, the text syntax round-trips, and invalid input is an
 // Error, never a crash.
-#include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>  // after gtest.h, which it needs
+#include <rapidcheck.h>
 
 #include <cctype>
 #include <string>
 #include <vector>
 
 #include "properties/property_support.h"
+#include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include "spec/reshape_formulation.h"
 #include "spec/semantics.h"
@@ -20,7 +20,7 @@ namespace {
 
 // 2. The document's formula == its pad-reshape-transpose formulation, for
 // every element, and the final shapes agree.
-RC_GTEST_PROP(SpecProperties, FormulaEqualsReshapeFormulation, ()) {
+void FormulaEqualsReshapeFormulation() {
   const ShapeWithLayout shape = *gen_layout(kExhaustiveLimits);
   RC_ASSERT(spec::tiled_shape(shape) == spec::tiled_shape_by_reshape(shape));
   for_each_element(shape, [&](const std::vector<int64_t>& e) {
@@ -31,7 +31,7 @@ RC_GTEST_PROP(SpecProperties, FormulaEqualsReshapeFormulation, ()) {
 // 3. delinearize(linear_index(e)) == e; each position is padding or hit by
 // exactly one element; the hit positions number element_count; every
 // position is below the padded count.
-RC_GTEST_PROP(SpecProperties, IndexIsABijectionOntoNonPadding, ()) {
+void IndexIsABijectionOntoNonPadding() {
   const ShapeWithLayout shape = *gen_layout(kExhaustiveLimits);
   // One validation, then the spec's templates directly: the per-call
   // validation of the oracle functions would dominate an exhaustive sweep.
@@ -80,7 +80,7 @@ std::string respell(const ShapeWithLayout& shape, const std::string& canonical) 
 }
 
 // 6a. parse(print(L)) == L; print(parse(s)) is canonical and stable.
-RC_GTEST_PROP(SpecProperties, TextRoundTrips, ()) {
+void TextRoundTrips() {
   const ShapeWithLayout shape = *gen_layout();
   const std::string canonical = print_shape(shape);
   RC_ASSERT(parse_shape(canonical) == shape);
@@ -92,7 +92,7 @@ RC_GTEST_PROP(SpecProperties, TextRoundTrips, ()) {
 // 6b. Invalid layouts are an Error (from the parser or the validation),
 // never a crash; syntax errors name a column inside the text (or just past
 // its end).
-RC_GTEST_PROP(SpecProperties, InvalidTextIsAnError, ()) {
+void InvalidTextIsAnError() {
   const InvalidLayout invalid = *gen_invalid_layout();
   RC_TAG(invalid_kind_name(invalid.kind));
   try {
@@ -109,7 +109,7 @@ RC_GTEST_PROP(SpecProperties, InvalidTextIsAnError, ()) {
 
 // 6c. Arbitrary edits of a valid text never crash the parser: the result is
 // an Error or a layout that round-trips.
-RC_GTEST_PROP(SpecProperties, EditedTextParsesOrErrors, ()) {
+void EditedTextParsesOrErrors() {
   const std::string valid = print_shape(*gen_layout());
   std::string text = valid;
   const int edits = *rc::gen::inRange(1, 4);
@@ -133,7 +133,7 @@ RC_GTEST_PROP(SpecProperties, EditedTextParsesOrErrors, ()) {
 // 7 (spec half). The final shape's product, rounded to L(n), is the padded
 // count; the byte size is exactly ceil(padded * bits / 8) (D6), computed here
 // in 128 bits; padding never loses elements.
-RC_GTEST_PROP(SpecProperties, SizesFollowD5AndD6, ()) {
+void SizesFollowD5AndD6() {
   const ShapeWithLayout shape = *gen_layout();
   const std::vector<int64_t> tiled = spec::tiled_shape(shape);
   __int128 product = 1;
@@ -148,4 +148,22 @@ RC_GTEST_PROP(SpecProperties, SizesFollowD5AndD6, ()) {
 }
 
 }  // namespace
+
+std::vector<PropertyInfo> spec_property_suite() {
+  return {
+      {"SpecProperties", "FormulaEqualsReshapeFormulation", "p2_reshape",
+       "2. spec formula == spec pad-reshape-transpose formulation, every element", &FormulaEqualsReshapeFormulation},
+      {"SpecProperties", "IndexIsABijectionOntoNonPadding", "p3_bijection",
+       "3. delinearize(linear_index(e)) == e; each position padding or hit once", &IndexIsABijectionOntoNonPadding},
+      {"SpecProperties", "TextRoundTrips", "p6_text_round_trip",
+       "6. parse(print(L)) == L; print(parse(s)) canonical and stable", &TextRoundTrips},
+      {"SpecProperties", "InvalidTextIsAnError", "p6_invalid_text",
+       "6. invalid layout text is an Error with a column, never a crash", &InvalidTextIsAnError},
+      {"SpecProperties", "EditedTextParsesOrErrors", "p6_edited_text",
+       "6. edited layout text parses (and round-trips) or is an Error", &EditedTextParsesOrErrors},
+      {"SpecProperties", "SizesFollowD5AndD6", "p7_spec_sizes",
+       "7. spec padded count and byte size follow D5 and D6 exactly", &SizesFollowD5AndD6},
+  };
+}
+
 }  // namespace tilecheck::props

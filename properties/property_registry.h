@@ -1,0 +1,45 @@
+// The property suites as data, so that one definition serves two runners:
+// the GoogleTest binaries under ctest (props_main.cc registers each property
+// as a test) and `tilecheck gate` (cli/gate_properties.cc runs them through
+// RapidCheck directly with a chosen number of cases).
+//
+// A property body is a RapidCheck testable: a void() function that draws its
+// inputs with `*gen` and checks with RC_ASSERT.
+//
+// The impl suite calls impl/plan.h but this library does not link the impl:
+// each executable links the impl it checks (tilecheck_impl, or a mutant).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilecheck::props {
+
+struct PropertyInfo {
+  std::string suite;  // GoogleTest suite name
+  std::string name;   // GoogleTest test name
+  std::string check;  // `tilecheck gate` check name: p<N>_..., recipe_...
+  std::string what;   // one line: the property, with its number in issue 4
+  void (*body)();
+};
+
+std::vector<PropertyInfo> recipe_property_suite();  // recipe_properties.cc
+std::vector<PropertyInfo> spec_property_suite();    // spec_properties.cc
+std::vector<PropertyInfo> impl_property_suite();    // impl_properties.cc
+
+// The seed every runner uses unless told otherwise.
+inline constexpr uint64_t kDefaultSeed = 20261122;
+
+struct PropertyRun {
+  bool ok = false;
+  int64_t cases = 0;    // cases that passed
+  std::string message;  // RapidCheck's report: on failure the minimal
+                        // counterexample and the reproduce string
+};
+
+// Runs one property for `cases` successful cases from `seed`, shrinking a
+// failure to its minimal counterexample. Never throws for a failing property.
+PropertyRun run_property(const PropertyInfo& property, int cases, uint64_t seed = kDefaultSeed);
+
+}  // namespace tilecheck::props
