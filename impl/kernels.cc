@@ -160,25 +160,6 @@ void PackRows32U1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64
       });
 }
 
-// A block copy; with `stream`, non-temporal stores of 64-byte groups.
-void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream) {
-  int64_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-  if (stream && reinterpret_cast<uintptr_t>(dst) % 16 == 0) {
-    const D8 d;
-    for (; i + 64 <= n; i += 64) {
-      hn::Stream(hn::LoadU(d, src + i), d, dst + i);
-      hn::Stream(hn::LoadU(d, src + i + 16), d, dst + i + 16);
-      hn::Stream(hn::LoadU(d, src + i + 32), d, dst + i + 32);
-      hn::Stream(hn::LoadU(d, src + i + 48), d, dst + i + 48);
-    }
-  }
-#else
-  (void)stream;
-#endif
-  std::memcpy(dst + i, src + i, n - i);
-}
-
 void UnpackRows2U16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint16_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -319,11 +300,6 @@ HWY_EXPORT(UnpackRows4U8);
 HWY_EXPORT(UnpackRows8U4);
 HWY_EXPORT(UnpackRows32U1);
 HWY_EXPORT(TransposeU32);
-HWY_EXPORT(CopyBytes);
-
-void copy_bytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream) {
-  HWY_DYNAMIC_DISPATCH(CopyBytes)(dst, src, n, stream);
-}
 void flush_streams() { hwy::FlushStream(); }
 
 void transpose_u32(const uint8_t* src, int64_t src_stride, uint8_t* dst, int64_t dst_stride, int64_t rows,

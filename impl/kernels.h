@@ -45,8 +45,6 @@ void transpose_u32(const uint8_t* src, int64_t src_stride, uint8_t* dst, int64_t
 
 namespace tilecheck::impl::kernels {
 
-// memcpy, with non-temporal stores when `stream`.
-void copy_bytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream);
 // Orders earlier non-temporal stores (sfence on x86).
 void flush_streams();
 

@@ -53,8 +53,8 @@ struct Mover {
   // Sub-byte pack only: the buffer was not zeroed up front, every leaf
   // covers whole bytes and assigns them.
   bool assign_bytes = false;
-  // Non-temporal stores for contiguous runs and SIMD kernels (destinations
-  // far larger than the caches).
+  // Non-temporal stores in the SIMD interleave kernels (destinations far
+  // larger than the caches). Plain block copies measured faster without.
   bool stream = false;
 
   bool byte_elements() const { return bits % 8 == 0; }
@@ -81,7 +81,7 @@ struct Mover {
       uint8_t* out = dst + phys * nb;
       const uint8_t* in = src + dense * nb;
       if (dense_stride == 1) {
-        kernels::copy_bytes(out, in, n * nb, stream);
+        std::memcpy(out, in, n * nb);
       } else {
         for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * nb, in + i * dense_stride * nb, nb);
       }
@@ -89,7 +89,7 @@ struct Mover {
       const uint8_t* in = src + phys * nb;
       uint8_t* out = dst + dense * nb;
       if (dense_stride == 1) {
-        kernels::copy_bytes(out, in, n * nb, stream);
+        std::memcpy(out, in, n * nb);
       } else {
         for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * dense_stride * nb, in + i * nb, nb);
       }
