@@ -120,6 +120,20 @@ TEST_P(ImplVsSpec, DelinearizeEveryPosition) {
   EXPECT_THROW(p.delinearize(p.padded_element_count(), e), Error);
 }
 
+TEST_P(ImplVsSpec, PhysicalOrderIteration) {
+  const ShapeWithLayout s = parse_shape(GetParam());
+  const IndexPlan p(s);
+  std::vector<std::pair<int64_t, std::vector<int64_t>>> want, got;
+  for (int64_t pos = 0; pos < p.padded_element_count(); ++pos) {
+    if (auto e = spec::delinearize(s, pos)) want.emplace_back(pos, *e);
+  }
+  p.for_each_in_physical_order([&](int64_t pos, std::span<const int64_t> e) {
+    got.emplace_back(pos, std::vector<int64_t>(e.begin(), e.end()));
+  });
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(static_cast<int64_t>(got.size()), p.element_count());
+}
+
 TEST_P(ImplVsSpec, PackAndUnpack) {
   const ShapeWithLayout s = parse_shape(GetParam());
   const PackPlan p(s);
