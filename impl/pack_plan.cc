@@ -307,7 +307,8 @@ struct Walker {
     int64_t lim = nest.digits[depth].extent;
     for (const Touch& t : touches[depth]) {
       const int64_t room = nest.constraints[t.constraint].bound - acc[t.constraint];
-      lim = std::min(lim, room / t.coeff + (room % t.coeff != 0 ? 1 : 0));
+      // ceil(room / coeff); the innermost digit of a constraint has coeff 1.
+      lim = std::min(lim, t.coeff == 1 ? room : room / t.coeff + (room % t.coeff != 0 ? 1 : 0));
     }
     return lim;
   }
