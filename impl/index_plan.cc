@@ -196,6 +196,15 @@ bool IndexPlan::delinearize(int64_t position, std::span<int64_t> element) const 
   return true;
 }
 
+void IndexPlan::for_each_in_physical_order(
+    const std::function<void(int64_t position, std::span<const int64_t> element)>& visit) const {
+  std::vector<int64_t> e(static_cast<size_t>(rank()));
+  const int64_t end = state_->layout.final_count;  // the L(n) tail is all padding
+  for (int64_t p = 0; p < end; ++p) {
+    if (delinearize(p, e)) visit(p, e);
+  }
+}
+
 }  // namespace tilecheck::impl
 
 namespace tilecheck::impl::detail {

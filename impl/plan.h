@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -92,6 +93,12 @@ class IndexPlan {
   // returns true, or returns false for padding. Throws Error unless
   // 0 <= position < padded_element_count().
   bool delinearize(int64_t position, std::span<int64_t> element) const;
+
+  // Visits every element in physical order (increasing position), skipping
+  // padding: visit(position, element). The element span is valid during the
+  // call only.
+  void for_each_in_physical_order(
+      const std::function<void(int64_t position, std::span<const int64_t> element)>& visit) const;
 
   // The index function linear_index runs (see IndexProgram).
   const IndexProgram& program() const;
