@@ -2,6 +2,7 @@
 
 #include <rapidcheck.h>
 
+#include <iostream>
 #include <sstream>
 
 namespace tilecheck::props {
@@ -16,9 +17,22 @@ class QuietListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
+// RapidCheck announces its global configuration on stderr when it first
+// loads it; the gate's stderr is for errors only, so load it silently.
+void load_configuration_quietly() {
+  static const bool loaded = [] {
+    std::streambuf* saved = std::cerr.rdbuf(nullptr);
+    rc::detail::configuration();
+    std::cerr.rdbuf(saved);
+    return true;
+  }();
+  (void)loaded;
+}
+
 }  // namespace
 
 PropertyRun run_property(const PropertyInfo& property, int cases, uint64_t seed) {
+  load_configuration_quietly();
   rc::detail::TestMetadata metadata;
   metadata.id = property.suite + "/" + property.name;
   metadata.description = property.name;
