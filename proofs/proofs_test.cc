@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+#include "proofs/prove_command.h"
+TEST(Placeholder, Builds) {}
