@@ -1,6 +1,9 @@
 #include "proofs/obligations.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -176,9 +179,6 @@ Verdict Prover::run(const Query& q, double& ms, z3::model* model, std::string& d
   const auto t0 = Clock::now();
   z3::context& ctx = q.violation.ctx();
   z3::solver s(ctx);
-  z3::params p(ctx);
-  p.set("timeout", options_.timeout_ms);
-  s.set(p);
   s.add(q.violation);
   if (!options_.smt2_dir.empty()) {
     std::ofstream out(options_.smt2_dir + "/" + sanitize(q.name) + ".smt2");
@@ -187,7 +187,29 @@ Verdict Prover::run(const Query& q, double& ms, z3::model* model, std::string& d
     if (!out) throw Error("cannot write SMT-LIB2 file in " + options_.smt2_dir);
   }
   Verdict v = Verdict::kUnknown;
-  switch (s.check()) {
+  // Z3 4.8.12's own "timeout" parameter can deadlock in its timer thread, so
+  // the time limit is a watchdog of ours that interrupts the context.
+  z3::check_result result;
+  {
+    std::mutex m;
+    std::condition_variable done_cv;
+    bool done = false;
+    std::thread watchdog([&] {
+      std::unique_lock<std::mutex> lock(m);
+      if (!done_cv.wait_for(lock, std::chrono::milliseconds(options_.timeout_ms),
+                            [&] { return done; })) {
+        ctx.interrupt();
+      }
+    });
+    result = s.check();
+    {
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+    }
+    done_cv.notify_one();
+    watchdog.join();
+  }
+  switch (result) {
     case z3::unsat: v = Verdict::kProved; break;
     case z3::sat:
       v = Verdict::kRefuted;

@@ -114,6 +114,7 @@ int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err)
       } else {
         if (options.catalog) out << name << " " << text << "\n";
         for (const Outcome& o : outcomes) print_outcome(o, options.catalog ? "  " : "", out);
+        out.flush();
       }
     }
     const double total_ms =
