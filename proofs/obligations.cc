@@ -476,6 +476,7 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
       const z3::expr f1 = mapped_linear_index(a, ops, q.dims, layout, q.e1);
       const z3::expr n = mapped_final_count(a, ops, q.dims, layout);
       z3::expr bad = ctx.bool_val(false);
+      z3::expr element_case = ctx.bool_val(false), position_case = ctx.bool_val(false);
       if (sp.name == std::string("P1")) {
         q.e2 = fresh_vec(a, "f", rank);
         bad = in_box(ctx, q.e1, q.dims) && in_box(ctx, q.e2, q.dims) &&
@@ -487,10 +488,10 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
         q.p = a.fresh("p");
         const spec::Untiled<Z3Domain> back = mapped_delinearize(a, ops, q.dims, layout, f1);
         const spec::Untiled<Z3Domain> gp = mapped_delinearize(a, ops, q.dims, layout, *q.p);
-        const z3::expr element_case =
+        element_case =
             in_box(ctx, q.e1, q.dims) &&
             !(f1 >= 0 && f1 < n && back.in_bounds && equal(ctx, back.index, q.e1));
-        const z3::expr position_case =
+        position_case =
             *q.p >= 0 && *q.p < n && gp.in_bounds &&
             !(in_box(ctx, gp.index, q.dims) &&
               mapped_linear_index(a, ops, q.dims, layout, gp.index) == *q.p);
@@ -512,25 +513,21 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
       } else {
         Counterexample c;
         c.dims = model_ints(model, q.dims);
+        std::optional<std::string> why_concrete;
         if (sp.name == std::string("P3")) {
-          const spec::Untiled<Z3Domain> gp = mapped_delinearize(a, ops, q.dims, layout, *q.p);
-          // Report whichever half the model violates.
-          const bool element_half = model.eval(in_box(ctx, q.e1, q.dims), true).is_true() &&
-                                    !model.eval(*q.p >= 0 && *q.p < n && gp.in_bounds, true).is_true();
-          if (element_half) {
+          // Try whichever half (element, position) the model violates.
+          if (model.eval(element_case, true).is_true()) {
             c.elements.push_back(model_ints(model, q.e1));
-          } else {
+            why_concrete = replay(mapping_.concrete, layout, sp.name, c);
+          }
+          if (!why_concrete && model.eval(position_case, true).is_true()) {
+            c.elements.clear();
             c.positions.push_back(model_int(model, *q.p));
+            why_concrete = replay(mapping_.concrete, layout, sp.name, c);
           }
         } else {
           c.elements.push_back(model_ints(model, q.e1));
           if (!q.e2.empty()) c.elements.push_back(model_ints(model, q.e2));
-        }
-        std::optional<std::string> why_concrete = replay(mapping_.concrete, layout, sp.name, c);
-        if (!why_concrete && sp.name == std::string("P3") && c.positions.empty()) {
-          // The model may violate the position half too; try it.
-          c.elements.clear();
-          c.positions.push_back(model_int(model, *q.p));
           why_concrete = replay(mapping_.concrete, layout, sp.name, c);
         }
         if (why_concrete) {

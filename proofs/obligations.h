@@ -118,7 +118,7 @@ struct Outcome {
 };
 
 struct ProofOptions {
-  unsigned timeout_ms = 30000;  // per Z3 query
+  unsigned timeout_ms = 10000;  // per Z3 query
   std::string smt2_dir;         // when set, every query is written there as SMT-LIB2
 };
 

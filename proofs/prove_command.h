@@ -23,14 +23,14 @@ struct ProveOptions {
   bool catalog = false;
   bool json = false;
   std::string smt2_dir;     // write every query there as SMT-LIB2
-  unsigned timeout_ms = 30000;
+  unsigned timeout_ms = 10000;
 };
 
 struct EquivOptions {
   std::string first, second;
   bool json = false;
   std::string smt2_dir;
-  unsigned timeout_ms = 30000;
+  unsigned timeout_ms = 10000;
 };
 
 inline constexpr int kExitProved = 0;
