@@ -8,6 +8,7 @@ namespace tilecheck::cli {
 GateRegistry standard_gate() {
   GateRegistry registry;
   add_spec_gate_checks(registry);  // cli/gate_checks.cc
+  add_proof_gate_checks(registry);  // cli/prove.cc
   return registry;
 }
 
