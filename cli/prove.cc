@@ -67,7 +67,7 @@ void add_proof_gate_checks(GateRegistry& registry) {
   registry.add_suite_check(
       "proofs", "Z3: P1-P3 for every catalogue layout with every dim symbolic",
       [](const GateOptions&) {
-        proofs::Prover prover({2000, ""});
+        proofs::Prover prover({10000, ""});
         int64_t proved = 0;
         std::string unknown;
         for (const CatalogEntry& entry : catalog()) {

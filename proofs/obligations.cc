@@ -97,13 +97,51 @@ struct LevelFacts {
   bool l3 = false;  // onto
 };
 
+// Instances of the mixed-radix lemma for the merged groups of a level with
+// '*' (D4), where the merged index u = group_index(x_g) multiplies unknown
+// bounds. Each instance is valid because M1-M3 and the Horner identity
+// group_index(x_g, d_g) = lin(x_g, d_g) (step lemma S4) are proved for the
+// spec's functions; adding them only spares Z3 the nonlinear reasoning:
+//   x_g in box(d_g)            =>  0 <= u < product(d_g), rmc(u, d_g) = x_g
+//   0 <= v < product(d_g)      =>  rmc(v, d_g) in box(d_g), group_index(rmc(v, d_g)) = v
+// for v = the value untile_index recomposes from the level's output y.
+z3::expr merged_group_facts(Z3Domain& a, const spec::TileSizes<Z3Domain>& tile, const ZVec& b,
+                            const ZVec& x, const std::optional<ZVec>& y) {
+  z3::context& ctx = a.context();
+  const spec::LevelStructure s = spec::level_structure<Z3Domain>(tile, b.size());
+  const ZVec d = spec::extend(a, b, s.extension, 1);
+  const ZVec xe = spec::extend(a, x, s.extension, 0);
+  std::vector<z3::expr> facts;
+  const size_t n = s.groups.size();
+  for (size_t k = 0; k < n; ++k) {
+    const spec::TileGroup& g = s.groups[k];
+    if (g.last == g.first) continue;
+    const ZVec dg(d.begin() + g.first, d.begin() + g.last + 1);
+    const ZVec xg(xe.begin() + g.first, xe.begin() + g.last + 1);
+    const z3::expr bound = spec::group_bound(a, d, g);
+    const z3::expr u = spec::group_index(a, d, xe, g);
+    facts.push_back(z3::implies(in_box(ctx, xg, dg),
+                                u >= 0 && u < bound &&
+                                    equal(ctx, spec::row_major_coordinates(a, u, dg), xg)));
+    if (y) {
+      const z3::expr v = a.add(a.mul((*y)[s.prefix + k], *tile[g.tile_pos]), (*y)[s.prefix + n + k]);
+      const ZVec z = spec::row_major_coordinates(a, v, dg);
+      ZVec ze(d.size(), a.constant(0));
+      std::copy(z.begin(), z.end(), ze.begin() + g.first);
+      facts.push_back(z3::implies(v >= 0 && v < bound,
+                                  in_box(ctx, z, dg) && spec::group_index(a, d, ze, g) == v));
+    }
+  }
+  return all_of(ctx, facts);
+}
+
 // L0-L3 for one level over fresh bounds of rank `rank`; `tile` gives the
 // tile sizes in the domain (constants, or unknowns constrained by
 // `tile_hypothesis`).
 z3::expr level_lemma_violation(Z3Domain& a, const MappingOps<Z3Domain>& ops,
                                const spec::TileSizes<Z3Domain>& tile,
                                const z3::expr& tile_hypothesis, size_t rank, LevelFacts facts,
-                               size_t& rank_after) {
+                               size_t& rank_after, bool merged_group_instances) {
   z3::context& ctx = a.context();
   const ZVec b = fresh_vec(a, "b", rank);
   const ZVec after = ops.tile_bounds(a, tile, b);
@@ -117,15 +155,21 @@ z3::expr level_lemma_violation(Z3Domain& a, const MappingOps<Z3Domain>& ops,
     forward.push_back(back.in_bounds && equal(ctx, back.index, x));
   }
   goals.push_back(z3::implies(in_box(ctx, x, b), all_of(ctx, forward)));
+  ZVec y_for_l3;
   if (facts.l3) {
     const ZVec y = fresh_vec(a, "y", after.size());
+    y_for_l3 = y;
     const spec::Untiled<Z3Domain> gy = ops.untile_index(a, tile, b, y);
     const z3::expr onto = in_box(ctx, gy.index, b) &&
                           equal(ctx, ops.tile_index(a, tile, b, gy.index), y);
     goals.push_back(z3::implies(in_box(ctx, y, after) && gy.in_bounds, onto));
   }
   const z3::expr goal = all_of(ctx, goals);
-  return tile_hypothesis && nonnegative(ctx, b) && a.all_definitions() && !goal;
+  z3::expr instances = ctx.bool_val(true);
+  if (merged_group_instances) {
+    instances = merged_group_facts(a, tile, b, x, facts.l3 ? std::optional<ZVec>(y_for_l3) : std::nullopt);
+  }
+  return tile_hypothesis && nonnegative(ctx, b) && instances && a.all_definitions() && !goal;
 }
 
 // The logical dims as terms: numerals, or fresh unknowns >= 0 for `?`.
@@ -282,10 +326,10 @@ Outcome Prover::mixed_radix(size_t rank) {
     return run({"mixed-radix-rank1", c[0] >= 0 && a.all_definitions() && !goal}, ms, nullptr,
                detail);
   });
-  // S1-S3 for every rank 2..rank.
+  // S1-S4 for every rank 2..rank.
   for (size_t n = 2; n <= rank; ++n) {
     const std::string name = "mixed-radix-step" + std::to_string(n);
-    shared(name, "S1-S3 for rank " + std::to_string(n), [&](double& ms, std::string& detail) {
+    shared(name, "S1-S4 for rank " + std::to_string(n), [&](double& ms, std::string& detail) {
       z3::context ctx;
       Z3Domain a(ctx);
       const auto t0 = Clock::now();
@@ -300,8 +344,12 @@ Outcome Prover::mixed_radix(size_t rank) {
       const z3::expr s1 = ops.linear_index(a, x, c) ==
                           a.add(a.mul(ops.linear_index(a, xh, h), c.back()), x.back());
       const z3::expr s2 = spec::product(a, c) == a.mul(spec::product(a, h), c.back());
+      // S4: the merged index of D4 (Horner form) is the row-major index.
+      const z3::expr s4 = spec::group_index(a, c, x, spec::TileGroup{0, n - 1, 0}) ==
+                          spec::linear_index(a, x, c);
       ms += ms_since(t0);
-      const Verdict v = run({name, a.all_definitions() && !(s1 && s2)}, ms, nullptr, detail);
+      const Verdict v =
+          run({name, a.all_definitions() && !(s1 && s2 && s4)}, ms, nullptr, detail);
       if (v == Verdict::kProved && !s3) {
         detail = "S3: row_major_coordinates does not peel the most minor dim first";
         return Verdict::kUnknown;
@@ -449,7 +497,7 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
       const auto t0 = Clock::now();
       const spec::TileSizes<Z3Domain> tile = spec::tile_sizes(a, layout.tiles[k]);
       const z3::expr violation =
-          level_lemma_violation(a, ops, tile, ctx.bool_val(true), r, sp.facts, r);
+          level_lemma_violation(a, ops, tile, ctx.bool_val(true), r, sp.facts, r, mapping_.is_spec);
       o.ms += ms_since(t0);
       const std::string qname = label + "." + sp.name + ".level" + std::to_string(k + 1);
       o.verdict = worst(o.verdict, run({qname, violation}, o.ms, nullptr, o.detail));
@@ -623,7 +671,7 @@ std::vector<Outcome> Prover::prove_symbolic_tile(size_t rank) {
     }
     size_t rank_after = 0;
     const z3::expr violation =
-        level_lemma_violation(a, ops, tile, hyp, rank, sp.facts, rank_after);
+        level_lemma_violation(a, ops, tile, hyp, rank, sp.facts, rank_after, mapping_.is_spec);
     o.ms += ms_since(t0);
     std::string detail;
     const Verdict v = run({label + "." + sp.name + ".level1", violation}, o.ms, nullptr, detail);

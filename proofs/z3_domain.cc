@@ -12,6 +12,12 @@ Z3Domain::Value Z3Domain::add(const Value& x, const Value& y) const {
   if (ka && kb && !__builtin_add_overflow(a, b, &r)) return constant(r);
   if (ka && a == 0) return y;
   if (kb && b == 0) return x;
+  // t*q + r with (q, r) = div_mod(x, t), t a constant >= 1, is x.
+  if (auto it = division_by_remainder_.find(Z3_get_ast_id(ctx_, y));
+      it != division_by_remainder_.end()) {
+    const Division& d = it->second;
+    if (z3::eq(x, d.quotient * d.divisor) || z3::eq(x, d.divisor * d.quotient)) return d.dividend;
+  }
   return x + y;
 }
 
@@ -39,6 +45,7 @@ spec::DivMod<Z3Domain::Value> Z3Domain::div_mod(const Value& x, const Value& t) 
   definitions_.push_back(z3::implies(t >= 1, x == t * q + r && r >= 0 && r < t));
   const spec::DivMod<Value> qr{q, r};
   memo_.emplace(key, qr);
+  if (kb && b >= 1) division_by_remainder_.emplace(Z3_get_ast_id(ctx_, r), Division{x, q, t});
   return qr;
 }
 

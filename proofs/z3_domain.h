@@ -17,6 +17,10 @@
 // When t is a constant the constraint is linear, which is what keeps the
 // per-level queries of proofs/obligations.h fast.
 //
+// One rewrite keeps untile(tile(x)) from turning into arithmetic: for a
+// constant t >= 1 and (q, r) = div_mod(x, t), add(mul(q, t), r) returns x
+// itself (x = t*q + r is the defining equation, so this is exact).
+//
 // Terms are hash-consed by Z3, and div_mod is memoised on the ids of its
 // operands, so evaluating the same spec expression twice yields the same term
 // (identical quotient variables): proofs/obligations.cc relies on this to
@@ -66,6 +70,10 @@ class Z3Domain {
   z3::context& ctx_;
   std::vector<Bool> definitions_;
   std::map<std::pair<unsigned, unsigned>, spec::DivMod<Value>> memo_;
+  struct Division {
+    Value dividend, quotient, divisor;
+  };
+  std::map<unsigned, Division> division_by_remainder_;  // for the rewrite above
   int fresh_count_ = 0;
 };
 
