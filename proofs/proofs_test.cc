@@ -228,10 +228,12 @@ TEST(Bite, ConcreteDimsAreKeptInTheCounterexample) {
 // ---------------------------------------------------------------------------
 // Symbolic tile sizes: one level, unknown tile entries t >= 1.
 
-TEST(SymbolicTile, RankOneIsProved) {
-  Prover prover({10000, ""});
-  for (const Outcome& o : prover.prove_symbolic_tile(1)) {
-    EXPECT_EQ(o.verdict, Verdict::kProved) << o.name << ": " << o.detail;
+TEST(SymbolicTile, RanksOneToThreeAreProved) {
+  Prover prover({30000, ""});
+  for (size_t rank = 1; rank <= 3; ++rank) {
+    for (const Outcome& o : prover.prove_symbolic_tile(rank)) {
+      EXPECT_EQ(o.verdict, Verdict::kProved) << "rank " << rank << " " << o.name << ": " << o.detail;
+    }
   }
 }
 
