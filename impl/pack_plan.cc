@@ -1,0 +1,535 @@
+// PackPlan and RelayoutPlan: execution of the loop nest of compiled_layout.h.
+//
+// The walk visits the digits of the final shape in physical order, so the
+// physical side is written (pack) or read (unpack) front to back. At each
+// depth the valid range of the digit is [0, limit) with
+//   limit = min(extent, min over constraints k touching it of
+//               ceil((bound_k - acc_k) / coeff_k)),
+// acc_k being the constraint's sum over the enclosing digits; positions past
+// the limit form one contiguous physical run of padding (the subtree of a
+// row-major digit), zeroed in one go by pack and skipped by unpack. The
+// innermost digit is a run handed to a row mover (block copy when both
+// strides are 1).
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "impl/compiled_layout.h"
+#include "impl/kernels.h"
+#include "impl/plan.h"
+
+namespace tilecheck::impl {
+
+namespace {
+
+using detail::CompiledLayout;
+using detail::Digit;
+using detail::LoopNest;
+
+// Physical positions are counted in elements; this is where the bits live.
+struct BitCursor {
+  static void or_bits(uint8_t* buf, int64_t bit, int64_t bits, const uint8_t* value) {
+    for (int64_t i = 0; i < bits; ++i) {
+      if ((value[i >> 3] >> (i & 7)) & 1) buf[(bit + i) >> 3] |= static_cast<uint8_t>(1u << ((bit + i) & 7));
+    }
+  }
+  static void read_bits(const uint8_t* buf, int64_t bit, int64_t bits, uint8_t* value, int64_t nb) {
+    std::memset(value, 0, nb);
+    for (int64_t i = 0; i < bits; ++i) {
+      if ((buf[(bit + i) >> 3] >> ((bit + i) & 7)) & 1) value[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    }
+  }
+};
+
+// Moves elements between the dense array and the physical buffer.
+// `dense` and `phys` offsets are in elements.
+struct Mover {
+  const uint8_t* src;  // dense for pack, physical for unpack
+  uint8_t* dst;        // physical for pack, dense for unpack
+  int64_t nb;          // dense bytes per element
+  int64_t bits;
+  bool pack;
+  // Sub-byte pack only: the buffer was not zeroed up front, every leaf
+  // covers whole bytes and assigns them.
+  bool assign_bytes = false;
+  // Non-temporal stores in the SIMD interleave kernels (destinations far
+  // larger than the caches). Plain block copies measured faster without.
+  bool stream = false;
+
+  bool byte_elements() const { return bits % 8 == 0; }
+
+  void element_bits(int64_t dense, int64_t phys) const {
+    const int64_t bit = phys * bits;
+    if (pack) {
+      uint8_t value[16] = {};
+      std::memcpy(value, src + dense * nb, nb);
+      if (bits % 8) value[bits / 8] &= static_cast<uint8_t>((1u << (bits % 8)) - 1);
+      BitCursor::or_bits(dst, bit, bits, value);  // neighbours share bytes: OR into zeros
+    } else {
+      BitCursor::read_bits(src, bit, bits, dst + dense * nb, nb);
+    }
+  }
+
+  // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
+  void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
+    if (!byte_elements()) {
+      for (int64_t i = 0; i < n; ++i) element_bits(dense + i * dense_stride, phys + i);
+      return;
+    }
+    if (pack) {
+      uint8_t* out = dst + phys * nb;
+      const uint8_t* in = src + dense * nb;
+      if (dense_stride == 1) {
+        std::memcpy(out, in, n * nb);
+      } else {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * nb, in + i * dense_stride * nb, nb);
+      }
+    } else {
+      const uint8_t* in = src + phys * nb;
+      uint8_t* out = dst + dense * nb;
+      if (dense_stride == 1) {
+        std::memcpy(out, in, n * nb);
+      } else {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * dense_stride * nb, in + i * nb, nb);
+      }
+    }
+  }
+
+  // Scalar block of fixed-size elements: column c, row r.
+  // 32-bit transpose: dense rows r (stride sb) become physical columns of
+  // `tiles` blocks of n. Preconditions: rows, tiles*n <= kMaxTransposeRows.
+  static constexpr int64_t kMaxTransposeRows = 1024;
+  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows,
+                 int64_t tiles, int64_t tile_phys) const {
+    const uint8_t* in[kMaxTransposeRows];
+    uint8_t* out[kMaxTransposeRows];
+    const int64_t cols = n * tiles;
+    if (pack) {
+      for (int64_t r = 0; r < rows; ++r) in[r] = src + (dense + r * sb) * 4;
+      for (int64_t j = 0; j < cols; ++j) out[j] = dst + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      kernels::transpose_u32(in, out, rows, cols, false);  // dense rows outer
+    } else {
+      for (int64_t j = 0; j < cols; ++j) in[j] = src + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      for (int64_t r = 0; r < rows; ++r) out[r] = dst + (dense + r * sb) * 4;
+      kernels::transpose_u32(in, out, cols, rows, true);  // dense rows outer
+    }
+  }
+
+  // Pack: zero rows [rows, width) of each of the n columns.
+  void padding_columns(int64_t phys, int64_t width, int64_t n, int64_t rows) const {
+    if (rows == width) return;
+    for (int64_t c = 0; c < n; ++c) padding(phys + c * width + rows, width - rows);
+  }
+
+  template <class T>
+  void block_scalar(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+                    int64_t rows) const {
+    if (pack) {
+      const T* in = reinterpret_cast<const T*>(src) + dense;
+      T* out = reinterpret_cast<T*>(dst) + phys;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < n; ++c) std::memcpy(out + c * width + r, in + r * sb + c * sa, sizeof(T));
+      }
+      padding_columns(phys, width, n, rows);
+    } else {
+      const T* in = reinterpret_cast<const T*>(src) + phys;
+      T* out = reinterpret_cast<T*>(dst) + dense;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < n; ++c) std::memcpy(out + r * sb + c * sa, in + c * width + r, sizeof(T));
+      }
+    }
+  }
+
+  // The innermost two digits: n columns (dense stride sa, physical stride
+  // width) of `rows` valid rows (dense stride sb, physical stride 1) out of
+  // `width`. Physical range [phys, phys + n*width) is the block's own.
+  void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+             int64_t rows) const {
+    block_run(dense, sa, sb, phys, width, n, rows, 1, 0);
+  }
+
+  // `tiles` neighbouring blocks at once (Schedule::fuse): block t starts at
+  // dense + t*n (columns contiguous across blocks) and phys + t*tile_phys.
+  void block_run(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+                 int64_t rows, int64_t tiles, int64_t tile_phys) const {
+    if (tiles > 1) {
+      transpose(dense, sb, phys, width, n, rows, tiles, tile_phys);
+      return;
+    }
+    if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
+    if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
+      // Rows contiguous on both sides: one block copy per column.
+      for (int64_t c = 0; c < n; ++c) {
+        row(dense + c * sa, sb, phys + c * width, rows);
+        padding(phys + c * width + rows, width - rows);
+      }
+      return;
+    }
+    if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
+      transpose(dense, sb, phys, width, n, rows, 1, 0);
+      padding_columns(phys, width, n, rows);
+      return;
+    }
+    if (byte_elements()) {
+      switch (nb) {
+        case 1: return block_scalar<uint8_t>(dense, sa, sb, phys, width, n, rows);
+        case 2: return block_scalar<uint16_t>(dense, sa, sb, phys, width, n, rows);
+        case 4: return block_scalar<uint32_t>(dense, sa, sb, phys, width, n, rows);
+        case 8: return block_scalar<uint64_t>(dense, sa, sb, phys, width, n, rows);
+      }
+    }
+    if (pack && assign_bytes) std::memset(dst + phys * bits / 8, 0, n * width * bits / 8);
+    for (int64_t c = 0; c < n; ++c) {
+      for (int64_t r = 0; r < rows; ++r) element_bits(dense + c * sa + r * sb, phys + c * width + r);
+    }
+  }
+
+  // SIMD row interleaves: (2,1) of 16-bit, (4,1) of 8-bit, (8,1) of 4-bit,
+  // (32,1) of 1-bit elements.
+  bool try_kernel(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n) const {
+    using namespace kernels;
+    if (bits == 16 && width == 2) {
+      pack ? pack_rows2_u16(src + dense * 2, sb * 2, dst + phys * 2, n, stream)
+           : unpack_rows2_u16(src + phys * 2, dst + dense * 2, sb * 2, n);
+      return true;
+    }
+    if (bits == 8 && width == 4) {
+      pack ? pack_rows4_u8(src + dense, sb, dst + phys, n, stream) : unpack_rows4_u8(src + phys, dst + dense, sb, n);
+      return true;
+    }
+    if (bits == 4 && width == 8 && phys % 2 == 0) {
+      pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
+           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n);
+      return true;
+    }
+    if (bits == 1 && width == 32 && phys % 8 == 0) {
+      pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
+           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n);
+      return true;
+    }
+    return false;
+  }
+
+  // Physical padding [phys, phys+n): pack writes zeros unless the buffer was
+  // zeroed up front; unpack ignores it.
+  void padding(int64_t phys, int64_t n) const {
+    if (!pack || n <= 0) return;
+    if (byte_elements()) {
+      std::memset(dst + phys * nb, 0, n * nb);
+    } else if (assign_bytes) {
+      std::memset(dst + phys * bits / 8, 0, n * bits / 8);
+    }
+  }
+};
+
+struct Touch {
+  int constraint;
+  int64_t coeff;
+};
+
+// The loop nest as executed: digits reordered for locality, and the depth
+// at which the leaf takes over (the last digit alone, or the last two as a
+// block when no constraint ties them).
+struct Schedule {
+  LoopNest nest;
+  size_t leaf = 0;
+  bool block_leaf = false;
+  bool assign_bytes = false;  // see Mover
+  // Transposing leaves of 32-bit elements take `fuse` neighbouring tiles of
+  // the digit above at once, so each dense row is touched in whole cache
+  // lines (a column-major source read 32 bytes per row per tile otherwise).
+  int64_t fuse = 1;
+};
+
+Schedule make_schedule(const CompiledLayout& c) {
+  Schedule s;
+  s.nest = c.nest;
+  if (!s.nest.lowered) return s;
+  auto& digits = s.nest.digits;
+  const size_t n = digits.size();
+  s.block_leaf = n >= 2;
+  for (const auto& k : s.nest.constraints) {
+    if (n >= 2 && k.coeff[n - 2] != 0 && k.coeff[n - 1] != 0) s.block_leaf = false;
+  }
+  s.leaf = s.block_leaf ? n - 2 : n - 1;
+  // Locality: when a leaf reads less than a cache line of each dense row it
+  // touches (a transposing leaf), visit the outer digits by decreasing dense
+  // stride, so that consecutive leaves read the rest of those lines while
+  // they are cached. Only without padding constraints: the walk zeroes
+  // padding as contiguous subtrees, which needs the physical order.
+  int64_t run = 1;  // dense elements the leaf reads contiguously
+  for (size_t j = s.leaf; j < n; ++j) {
+    if (digits[j].src_stride == 1) run = digits[j].extent;
+  }
+  if (s.nest.constraints.empty() && run * c.dense_element_bytes < 64) {
+    std::stable_sort(digits.begin(), digits.begin() + s.leaf,
+                     [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
+  }
+  if (s.block_leaf && s.leaf >= 2 && s.nest.constraints.empty() && c.bits == 32) {
+    const Digit& above = digits[s.leaf - 1];
+    const Digit& a = digits[s.leaf];
+    const Digit& b = digits[s.leaf + 1];
+    if (a.src_stride == 1 && b.src_stride != 1 && above.src_stride == a.extent &&
+        b.extent <= Mover::kMaxTransposeRows) {
+      for (int64_t f : {4, 2}) {
+        if (above.extent % f == 0 && f * a.extent <= Mover::kMaxTransposeRows) {
+          s.fuse = f;
+          break;
+        }
+      }
+    }
+  }
+  if (c.bits % 8 != 0 && s.block_leaf) {
+    bool aligned = (digits[n - 1].extent * c.bits) % 8 == 0;
+    for (size_t j = 0; j < s.leaf; ++j) aligned = aligned && (digits[j].dst_stride * c.bits) % 8 == 0;
+    s.assign_bytes = aligned;
+  }
+  return s;
+}
+
+struct Walker {
+  const Schedule& schedule;
+  const LoopNest& nest;
+  std::vector<std::vector<Touch>> touches;  // per depth
+
+  explicit Walker(const Schedule& s) : schedule(s), nest(s.nest), touches(s.nest.digits.size()) {
+    for (size_t k = 0; k < nest.constraints.size(); ++k) {
+      for (size_t j = 0; j < nest.digits.size(); ++j) {
+        if (nest.constraints[k].coeff[j] != 0) {
+          touches[j].push_back({static_cast<int>(k), nest.constraints[k].coeff[j]});
+        }
+      }
+    }
+  }
+
+  int64_t limit(size_t depth, const int64_t* acc) const {
+    int64_t lim = nest.digits[depth].extent;
+    for (const Touch& t : touches[depth]) {
+      const int64_t room = nest.constraints[t.constraint].bound - acc[t.constraint];
+      lim = std::min(lim, room / t.coeff + (room % t.coeff != 0 ? 1 : 0));
+    }
+    return lim;
+  }
+
+  // Visits digit `depth` over [begin, end) (end <= limit); the caller zeroes
+  // [limit, extent).
+  void walk(const Mover& m, size_t depth, int64_t begin, int64_t end, int64_t dense, int64_t phys,
+            int64_t* acc) const {
+    const Digit& d = nest.digits[depth];
+    if (depth == schedule.leaf) {
+      // Non-temporal stores only for whole tiles: a ragged tile's padding is
+      // written with ordinary stores, and mixing the two on one cache line
+      // is slow.
+      Mover leaf = m;
+      leaf.stream = m.stream && limit(depth, acc) == d.extent;
+      if (schedule.block_leaf) {
+        const Digit& b = nest.digits[depth + 1];
+        const int64_t rows = limit(depth + 1, acc);  // no constraint ties b to d
+        leaf.stream = leaf.stream && rows == b.extent;
+        leaf.block(dense + begin * d.src_stride, d.src_stride, b.src_stride, phys + begin * d.dst_stride,
+                b.extent, end - begin, rows);
+      } else {
+        leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
+      }
+      return;
+    }
+    if (schedule.fuse > 1 && depth + 1 == schedule.leaf) {
+      // No constraints here (see make_schedule): every tile is whole.
+      const Digit& a = nest.digits[depth + 1];
+      const Digit& b = nest.digits[depth + 2];
+      for (int64_t f = begin; f < end; f += schedule.fuse) {
+        m.block_run(dense + f * d.src_stride, a.src_stride, b.src_stride, phys + f * d.dst_stride,
+                    b.extent, a.extent, b.extent, schedule.fuse, d.dst_stride);
+      }
+      return;
+    }
+    for (const Touch& t : touches[depth]) acc[t.constraint] += begin * t.coeff;
+    for (int64_t f = begin; f < end; ++f) {
+      const int64_t inner_dense = dense + f * d.src_stride;
+      const int64_t inner_phys = phys + f * d.dst_stride;
+      const int64_t lim = limit(depth + 1, acc);
+      walk(m, depth + 1, 0, lim, inner_dense, inner_phys, acc);
+      const Digit& next = nest.digits[depth + 1];
+      m.padding(inner_phys + lim * next.dst_stride, (next.extent - lim) * next.dst_stride);
+      for (const Touch& t : touches[depth]) acc[t.constraint] += t.coeff;
+    }
+    for (const Touch& t : touches[depth]) acc[t.constraint] -= end * t.coeff;
+  }
+};
+
+// Destinations from this size on are written with non-temporal stores: they
+// would only evict the source from the caches (glibc's memcpy does the same
+// for large copies).
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
+
+int thread_count(const ExecOptions& options) {
+  if (options.threads > 0) return options.threads;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+void check_disjoint(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  if (a.empty() || b.empty()) return;
+  const auto a0 = reinterpret_cast<uintptr_t>(a.data()), b0 = reinterpret_cast<uintptr_t>(b.data());
+  if (a0 < b0 + b.size() && b0 < a0 + a.size()) throw Error("source and destination buffers overlap");
+}
+
+void check_size(const char* what, size_t got, int64_t want) {
+  if (static_cast<int64_t>(got) != want) {
+    throw Error(std::string(what) + " buffer has " + std::to_string(got) + " bytes, expected " +
+                std::to_string(want));
+  }
+}
+
+}  // namespace
+
+struct PackPlan::State {
+  IndexPlan index;
+  Schedule schedule;
+  explicit State(const ShapeWithLayout& shape)
+      : index(shape), schedule(make_schedule(detail::compiled(index))) {}
+};
+
+PackPlan::PackPlan(const ShapeWithLayout& shape) : state_(std::make_unique<State>(shape)) {}
+PackPlan::~PackPlan() = default;
+PackPlan::PackPlan(PackPlan&&) noexcept = default;
+PackPlan& PackPlan::operator=(PackPlan&&) noexcept = default;
+const IndexPlan& PackPlan::index() const { return state_->index; }
+
+namespace {
+
+// Runs the lowered walk (or the per-element fallback) in one direction.
+void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const uint8_t* src,
+             uint8_t* dst, const ExecOptions& options) {
+  const CompiledLayout& c = detail::compiled(index);
+  Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
+  m.assign_bytes = schedule.assign_bytes;
+  // Streaming needs cache-line-aligned tiles (a line shared between a
+  // streamed tile and an ordinary store is slow) and, measured, pays only
+  // when no tile is ragged (ragged tiles interleave ordinary stores).
+  m.stream = (pack ? c.byte_size : c.dense_byte_size) >= kStreamBytes &&
+             reinterpret_cast<uintptr_t>(dst) % 64 == 0 && schedule.nest.constraints.empty();
+  const bool bit_elements = c.bits % 8 != 0;
+  if (pack) {
+    // Zero up front: everything (per-element fallback, sub-byte OR-ing), or
+    // only the tail past the final shape's bits (L(n), last partial byte).
+    const bool all = !c.nest.lowered || (bit_elements && !schedule.assign_bytes);
+    const int64_t keep = all ? 0 : c.final_count * c.bits / 8;
+    if (c.byte_size > keep) std::memset(dst + keep, 0, c.byte_size - keep);
+  }
+  if (c.element_count == 0) return;
+  if (!c.nest.lowered) {
+    // One index computation per element, dense order.
+    std::vector<int64_t> e(c.rank, 0);
+    for (int64_t i = 0; i < c.element_count; ++i) {
+      m.row(i, 1, index.linear_index(e), 1);
+      for (int64_t l = c.rank - 1; l >= 0; --l) {
+        if (++e[l] < c.shape.dims[l]) break;
+        e[l] = 0;
+      }
+    }
+    return;
+  }
+  const Walker w(schedule);
+  std::vector<int64_t> acc0(schedule.nest.constraints.size(), 0);
+  const int64_t lim = w.limit(0, acc0.data());
+  const Digit& d0 = schedule.nest.digits[0];
+  int threads = std::min<int64_t>(thread_count(options), lim);
+  if (options.threads == 0 && c.element_count < (1 << 16)) threads = 1;
+  // Sub-byte pack: threads must not share a byte.
+  if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
+  if (threads <= 1) {
+    w.walk(m, 0, 0, lim, 0, 0, acc0.data());
+    if (m.stream) kernels::flush_streams();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      const int64_t b = lim * t / threads, e = lim * (t + 1) / threads;
+      pool.emplace_back([&, b, e] {
+        std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
+        w.walk(m, 0, b, e, 0, 0, acc.data());
+        if (m.stream) kernels::flush_streams();
+      });
+    }
+    for (auto& th : pool) th.join();
+  }
+  m.padding(lim * d0.dst_stride, (d0.extent - lim) * d0.dst_stride);
+}
+
+}  // namespace
+
+bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
+
+std::string PackPlan::describe() const {
+  const LoopNest& n = state_->schedule.nest;
+  if (!n.lowered) return "per-element fallback: " + n.reason + "\n";
+  std::string s;
+  for (size_t j = 0; j < n.digits.size(); ++j) {
+    const Digit& d = n.digits[j];
+    s += "digit " + std::to_string(j) + ": extent " + std::to_string(d.extent) + ", dense stride " +
+         std::to_string(d.src_stride) + ", physical stride " + std::to_string(d.dst_stride) + "\n";
+  }
+  for (const auto& k : n.constraints) {
+    s += "valid when";
+    for (size_t j = 0; j < k.coeff.size(); ++j) {
+      if (k.coeff[j]) s += " +" + std::to_string(k.coeff[j]) + "*d" + std::to_string(j);
+    }
+    s += " < " + std::to_string(k.bound) + "\n";
+  }
+  return s;
+}
+
+void PackPlan::pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
+                    ExecOptions options) const {
+  check_size("dense", dense.size(), index().dense_byte_size());
+  check_size("physical", physical.size(), index().byte_size());
+  check_disjoint(dense, physical);
+  execute(index(), state_->schedule, true, dense.data(), physical.data(), options);
+}
+
+void PackPlan::unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,
+                      ExecOptions options) const {
+  check_size("physical", physical.size(), index().byte_size());
+  check_size("dense", dense.size(), index().dense_byte_size());
+  check_disjoint(dense, physical);
+  execute(index(), state_->schedule, false, physical.data(), dense.data(), options);
+}
+
+// ---------------------------------------------------------------------------
+// Relayout: unpack the source into a dense scratch array, pack that into the
+// destination. Two streaming passes, each running the lowered kernels.
+struct RelayoutPlan::State {
+  PackPlan from, to;
+  State(const ShapeWithLayout& f, const ShapeWithLayout& t) : from(f), to(t) {}
+};
+
+namespace {
+ShapeWithLayout checked_pair(const ShapeWithLayout& from, const ShapeWithLayout& to) {
+  if (from.dims != to.dims) throw Error("relayout: the two shapes have different dims");
+  if (from.element_bits() != to.element_bits()) {
+    throw Error("relayout: element widths differ (" + std::to_string(from.element_bits()) + " vs " +
+                std::to_string(to.element_bits()) + " bits)");
+  }
+  return from;
+}
+}  // namespace
+
+RelayoutPlan::RelayoutPlan(const ShapeWithLayout& from, const ShapeWithLayout& to)
+    : state_(std::make_unique<State>(checked_pair(from, to), to)) {}
+RelayoutPlan::~RelayoutPlan() = default;
+RelayoutPlan::RelayoutPlan(RelayoutPlan&&) noexcept = default;
+RelayoutPlan& RelayoutPlan::operator=(RelayoutPlan&&) noexcept = default;
+
+void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options) const {
+  const IndexPlan& from = state_->from.index();
+  const IndexPlan& to = state_->to.index();
+  check_size("source", src.size(), from.byte_size());
+  check_size("destination", dst.size(), to.byte_size());
+  check_disjoint(src, dst);
+  std::vector<uint8_t> dense(from.dense_byte_size());
+  state_->from.unpack(src, dense, options);
+  state_->to.pack(dense, dst, options);
+}
+
+}  // namespace tilecheck::impl
