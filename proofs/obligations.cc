@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "impl/plan.h"
 #include "spec/syntax.h"
 
 namespace tilecheck::proofs {
@@ -644,6 +645,68 @@ Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
 }
 
 // ---------------------------------------------------------------------------
+
+Outcome Prover::prove_impl_agrees(const ShapeWithLayout& shape) {
+  spec::validate(shape);  // concrete dims, sizes in int64
+  const impl::IndexPlan plan(shape);
+  return prove_program_agrees(shape, plan.program(), [&plan](std::span<const int64_t> e) {
+    return plan.linear_index(e);
+  });
+}
+
+Outcome Prover::prove_program_agrees(const ShapeWithLayout& shape,
+                                     const impl::IndexProgram& program,
+                                     const std::function<int64_t(std::span<const int64_t>)>& run_program) {
+  spec::validate(shape);
+  Outcome o{"P4", "impl = spec", Verdict::kUnknown, 0, "", std::nullopt};
+  z3::context ctx;
+  Z3Domain a(ctx);
+  const auto t0 = Clock::now();
+  ZVec dims;
+  for (int64_t d : shape.dims) dims.push_back(a.constant(d));
+  const ZVec e = fresh_vec(a, "e", dims.size());
+  if (program.input_count != static_cast<int64_t>(e.size())) {
+    throw Error("impl program reads " + std::to_string(program.input_count) +
+                " coordinates, the shape has rank " + std::to_string(e.size()));
+  }
+  ZVec reg = e;
+  auto combination = [&](const std::vector<impl::IndexProgram::Term>& terms) {
+    z3::expr sum = a.constant(0);
+    for (const auto& t : terms) {
+      if (t.reg < 0 || t.reg >= static_cast<int64_t>(reg.size())) {
+        throw Error("impl program reads register " + std::to_string(t.reg) + " before it is written");
+      }
+      sum = a.add(sum, a.mul(a.constant(t.coeff), reg[t.reg]));
+    }
+    return sum;
+  };
+  for (const auto& step : program.steps) {
+    const spec::DivMod<z3::expr> qr = a.div_mod(combination(step.terms), a.constant(step.divisor));
+    reg.push_back(qr.quotient);
+    reg.push_back(qr.remainder);
+  }
+  const z3::expr impl_index = combination(program.result);
+  const z3::expr spec_index = spec::linear_index_with_tile(a, dims, shape.layout, e);
+  o.ms += ms_since(t0);
+  z3::model model(ctx);
+  o.verdict = run({print_shape(shape) + ".P4",
+                   a.all_definitions() && in_box(ctx, e, dims) && impl_index != spec_index},
+                  o.ms, &model, o.detail);
+  if (o.verdict != Verdict::kRefuted) return o;
+  Counterexample c{shape.dims, {model_ints(model, e)}, {}, ""};
+  const int64_t by_impl = run_program(c.elements[0]);
+  const int64_t by_spec = spec::linear_index(shape, c.elements[0]);
+  if (by_impl == by_spec) {
+    o.verdict = Verdict::kUnknown;
+    o.detail = "Z3 found a model that int64 replay does not confirm";
+    return o;
+  }
+  c.positions = {by_impl, by_spec};
+  c.explanation = "element " + tuple(c.elements[0]) + ": impl gives " + std::to_string(by_impl) +
+                  ", spec " + std::to_string(by_spec);
+  o.counterexample = c;
+  return o;
+}
 
 std::vector<Outcome> Prover::prove_symbolic_tile(size_t rank) {
   const MappingOps<Z3Domain>& ops = mapping_.symbolic;

@@ -79,17 +79,24 @@
 // dims and elements / position) replayed on the int64 domain; if the direct
 // query is unsat the obligation is proved, otherwise unknown.
 //
+// P4 (prove_impl_agrees, concrete dims only): the impl's compiled index
+// program, registers and floor divisions by constants, evaluated in the same
+// Z3 domain, equals the spec's term for a symbolic in-bounds element.
+//
 // Symbolic tile sizes (prove_symbolic_tile): one level whose tile entries are
 // unknowns t >= 1 on an untiled shape of the same rank; L0-L3 are then
 // nonlinear, and P1-P3 follow by the same composition.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "impl/plan.h"
 #include "proofs/mapping.h"
 #include "spec/model.h"
 
@@ -129,6 +136,15 @@ class Prover {
   // P1, P2, P3 for `shape` (dims may be kSymbolicDim). Throws Error for an
   // invalid layout.
   std::vector<Outcome> prove(const ShapeWithLayout& shape);
+
+  // P4: for concrete dims, the impl's index program (impl::IndexPlan::program)
+  // computes spec::linear_index_with_tile for every in-bounds element (one
+  // symbolic element; linear, since all sizes are constants).
+  Outcome prove_impl_agrees(const ShapeWithLayout& shape);
+  // The same for a given program; a counterexample is replayed with `run`
+  // (the impl's linear_index, or evaluate_index_program for a test's program).
+  Outcome prove_program_agrees(const ShapeWithLayout& shape, const impl::IndexProgram& program,
+                               const std::function<int64_t(std::span<const int64_t>)>& run);
 
   // Mixed-radix lemma for ranks 1..n (proved once per Prover and reused).
   Outcome mixed_radix(size_t rank);

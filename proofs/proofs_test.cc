@@ -226,6 +226,31 @@ TEST(Bite, ConcreteDimsAreKeptInTheCounterexample) {
 }
 
 // ---------------------------------------------------------------------------
+// P4: the impl's index program equals the spec, and a wrong program is refuted.
+
+TEST(ImplAgrees, ProgramsOfConcreteLayoutsAreProved) {
+  Prover prover({10000, ""});
+  for (const char* layout : {"bf16[17,333]{1,0:T(8,128)(2,1)}", "f32[1048576,1048576]{1,0:T(8,128)}",
+                             "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}", "f32[3,4,5,6]{1,3,0,2:T(4,8)}"}) {
+    const Outcome o = prover.prove_impl_agrees(parse_shape(layout));
+    EXPECT_EQ(o.verdict, Verdict::kProved) << layout << ": " << o.detail;
+  }
+}
+
+TEST(ImplAgrees, AWrongProgramIsRefutedWithARealCounterexample) {
+  const ShapeWithLayout shape = parse_shape("f32[13,300]{1,0:T(8,128)}");
+  impl::IndexProgram program = impl::IndexPlan(shape).program();
+  ASSERT_FALSE(program.steps.empty());
+  program.steps[0].divisor += 1;  // an off-by-one tile size in the first division
+  Prover prover({10000, ""});
+  const Outcome o = prover.prove_program_agrees(
+      shape, program, [&](std::span<const int64_t> e) { return impl::evaluate_index_program(program, e); });
+  ASSERT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  const auto& e = o.counterexample->elements.at(0);
+  EXPECT_NE(impl::evaluate_index_program(program, e), spec::linear_index(shape, e));
+}
+
+// ---------------------------------------------------------------------------
 // Symbolic tile sizes: one level, unknown tile entries t >= 1.
 
 TEST(SymbolicTile, RanksOneToThreeAreProved) {
