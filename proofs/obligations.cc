@@ -187,9 +187,12 @@ ZVec dims_terms(Z3Domain& a, const std::vector<int64_t>& dims, z3::expr& hypothe
   return d;
 }
 
+// A model value outside int64: the counterexample cannot be replayed.
+struct ModelTooLarge {};
+
 int64_t model_int(const z3::model& m, const z3::expr& e) {
   int64_t v = 0;
-  if (!m.eval(e, true).is_numeral_i64(v)) throw Error("model value does not fit int64");
+  if (!m.eval(e, true).is_numeral_i64(v)) throw ModelTooLarge{};
   return v;
 }
 
@@ -228,7 +231,7 @@ Verdict Prover::run(const Query& q, double& ms, z3::model* model, std::string& d
   if (!options_.smt2_dir.empty()) {
     std::ofstream out(options_.smt2_dir + "/" + sanitize(q.name) + ".smt2");
     out << "; tilecheck: " << q.name << "\n; unsat means the fact holds\n"
-        << s.to_smt2() << "(check-sat)\n";
+        << s.to_smt2();
     if (!out) throw Error("cannot write SMT-LIB2 file in " + options_.smt2_dir);
   }
   Verdict v = Verdict::kUnknown;
@@ -561,33 +564,38 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
         o.detail = "a lemma is not proved" + lemma_note + " and the whole-layout query: " + why;
       } else {
         Counterexample c;
-        c.dims = model_ints(model, q.dims);
-        std::optional<std::string> why_concrete;
-        if (sp.name == std::string("P3")) {
-          // Try whichever half (element, position) the model violates.
-          if (model.eval(element_case, true).is_true()) {
+        try {
+          c.dims = model_ints(model, q.dims);
+          std::optional<std::string> why_concrete;
+          if (sp.name == std::string("P3")) {
+            // Try whichever half (element, position) the model violates.
+            if (model.eval(element_case, true).is_true()) {
+              c.elements.push_back(model_ints(model, q.e1));
+              why_concrete = replay(mapping_.concrete, layout, sp.name, c);
+            }
+            if (!why_concrete && model.eval(position_case, true).is_true()) {
+              c.elements.clear();
+              c.positions.push_back(model_int(model, *q.p));
+              why_concrete = replay(mapping_.concrete, layout, sp.name, c);
+            }
+          } else {
             c.elements.push_back(model_ints(model, q.e1));
+            if (!q.e2.empty()) c.elements.push_back(model_ints(model, q.e2));
             why_concrete = replay(mapping_.concrete, layout, sp.name, c);
           }
-          if (!why_concrete && model.eval(position_case, true).is_true()) {
-            c.elements.clear();
-            c.positions.push_back(model_int(model, *q.p));
-            why_concrete = replay(mapping_.concrete, layout, sp.name, c);
+          if (why_concrete) {
+            o.verdict = Verdict::kRefuted;
+            c.explanation = *why_concrete;
+            o.counterexample = c;
+            o.detail.clear();
+          } else {
+            o.verdict = Verdict::kUnknown;
+            o.detail = "Z3 found a model that int64 replay does not confirm (dims " +
+                       tuple(c.dims) + ")";
           }
-        } else {
-          c.elements.push_back(model_ints(model, q.e1));
-          if (!q.e2.empty()) c.elements.push_back(model_ints(model, q.e2));
-          why_concrete = replay(mapping_.concrete, layout, sp.name, c);
-        }
-        if (why_concrete) {
-          o.verdict = Verdict::kRefuted;
-          c.explanation = *why_concrete;
-          o.counterexample = c;
-          o.detail.clear();
-        } else {
+        } catch (const ModelTooLarge&) {
           o.verdict = Verdict::kUnknown;
-          o.detail = "Z3 found a model that int64 replay does not confirm (dims " +
-                     tuple(c.dims) + ")";
+          o.detail = "Z3 found a model with values outside int64; not replayed";
         }
       }
     }
@@ -622,9 +630,9 @@ Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
                   o.ms, &model, o.detail);
   if (o.verdict != Verdict::kRefuted) return o;
   Counterexample c;
-  c.dims = model_ints(model, d);
-  c.elements.push_back(model_ints(model, e));
   try {
+    c.dims = model_ints(model, d);
+    c.elements.push_back(model_ints(model, e));
     ShapeWithLayout cx = x, cy = y;
     cx.dims = cy.dims = c.dims;
     const int64_t px = spec::linear_index(cx, c.elements[0]);
@@ -638,6 +646,7 @@ Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
       return o;
     }
   } catch (const Error&) {
+  } catch (const ModelTooLarge&) {
   }
   o.verdict = Verdict::kUnknown;
   o.detail = "Z3 found a model that the int64 spec does not confirm (dims " + tuple(c.dims) + ")";
@@ -693,7 +702,13 @@ Outcome Prover::prove_program_agrees(const ShapeWithLayout& shape,
                    a.all_definitions() && in_box(ctx, e, dims) && impl_index != spec_index},
                   o.ms, &model, o.detail);
   if (o.verdict != Verdict::kRefuted) return o;
-  Counterexample c{shape.dims, {model_ints(model, e)}, {}, ""};
+  Counterexample c{shape.dims, {}, {}, ""};
+  try {
+    c.elements.push_back(model_ints(model, e));
+  } catch (const ModelTooLarge&) {
+    o.verdict = Verdict::kUnknown;  // cannot happen for in-bounds coordinates of a valid shape
+    return o;
+  }
   const int64_t by_impl = run_program(c.elements[0]);
   const int64_t by_spec = spec::linear_index(shape, c.elements[0]);
   if (by_impl == by_spec) {
