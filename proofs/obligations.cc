@@ -453,7 +453,7 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
   // The composition check and the final rank, once for the layout.
   double composition_ms = 0;
   bool composition_ok = true;
-  size_t final_rank = 0;
+  size_t final_rank = 0, radix_rank = 1;
   {
     const auto t0 = Clock::now();
     z3::context ctx;
@@ -462,7 +462,17 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
     const ZVec d = dims_terms(a, shape.dims, hyp);
     const ZVec e = fresh_vec(a, "e", rank);
     const z3::expr p = a.fresh("p");
-    final_rank = mapped_level_bounds(a, ops, d, layout).back().size();
+    const auto bounds = mapped_level_bounds(a, ops, d, layout);
+    final_rank = bounds.back().size();
+    // The merged-group instances rest on the mixed-radix lemma at the
+    // group's rank, which may exceed the final rank.
+    for (size_t k = 0; k < layout.tiles.size(); ++k) {
+      const spec::TileSizes<Z3Domain> tile = spec::tile_sizes(a, layout.tiles[k]);
+      for (const spec::TileGroup& g : spec::level_structure<Z3Domain>(tile, bounds[k].size()).groups) {
+        radix_rank = std::max(radix_rank, g.last - g.first + 1);
+      }
+    }
+    radix_rank = std::max(radix_rank, final_rank);
     if (mapping_.is_spec) {
       const spec::Untiled<Z3Domain> g1 = spec::delinearize(a, d, layout, p),
                                     g2 = mapped_delinearize(a, ops, d, layout, p);
@@ -474,7 +484,7 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
     }
     composition_ms = ms_since(t0);
   }
-  const Outcome radix = mixed_radix(std::max<size_t>(final_rank, 1));
+  const Outcome radix = mixed_radix(radix_rank);
 
   struct Spec {
     const char* name;

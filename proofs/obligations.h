@@ -34,7 +34,13 @@
 //   L1  x in box(b)  =>  f(x) in box(B')
 //   L2  x in box(b)  =>  g(f(x)) = (x, in bounds)
 //   L3  y in box(B'), g(y) in bounds  =>  g(y).index in box(b), f(g(y).index) = y
-// With constant tile entries and no '*' these are linear.
+// With constant tile entries and no '*' these are linear. A '*' group merges
+// dims d_g with the Horner index u = group_index(x_g, d_g), a product of
+// unknown bounds; its level query is given the ground instances
+//   x_g in box(d_g)        =>  0 <= u < product(d_g), rmc(u, d_g) = x_g
+//   0 <= v < product(d_g)  =>  rmc(v, d_g) in box(d_g), group_index(rmc(v, d_g)) = v
+// (v the merged value untile_index recomposes), valid by M1-M3 and S4 below,
+// which leaves Z3 linear reasoning over those products as atoms.
 //
 // Mixed-radix lemma, per rank n: for c >= 0,
 //   M1  x in box(c)  =>  0 <= lin(x, c) < product(c)
@@ -50,6 +56,7 @@
 //     S1  lin(x, c) = lin(x_h, h)*b + x_n        S2  product(c) = product(h)*b
 //     S3  rmc(p, c) = (rmc(q, h), r) with (q, r) = div_mod(p, b)
 //         (checked as identical Z3 terms: div_mod is memoised)
+//     S4  group_index(x, c) = lin(x, c)   (D4's Horner form is row-major)
 //   Rank 1 is M1-M3 with lin(x,(b)) = x, checked directly. Induction: with
 //   a = product(h), M1 follows from M1 for h, S1, S2 and K1; M2 from S1, K2,
 //   S3 and M2 for h; M3 from S2, K3, S3, M3 for h and S1.
