@@ -10,6 +10,7 @@ GateRegistry standard_gate() {
   GateRegistry registry;
   add_spec_gate_checks(registry);  // cli/gate_checks.cc
   add_impl_gate_checks(registry);  // cli/impl_gate_checks.cc
+  add_proof_gate_checks(registry);  // cli/prove.cc
   return registry;
 }
 
