@@ -1,0 +1,40 @@
+// How a fuzz target reports a bug: print what disagreed, then abort. libFuzzer
+// (and ClusterFuzz, and the replay driver under ctest) records an abort as a
+// crash together with the input that caused it.
+//
+// Inputs the spec rejects are not bugs: the targets catch tilecheck::Error
+// where rejection is expected. Anything else that escapes (another exception,
+// a sanitizer report) is a bug too.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tilecheck::fuzz {
+
+[[noreturn]] void report_bug(const char* condition, const std::string& detail);
+
+// Streams a coordinate vector or a byte buffer as (a,b,c), for messages.
+struct Listed {
+  std::vector<int64_t> values;
+  explicit Listed(std::span<const int64_t> v) : values(v.begin(), v.end()) {}
+  explicit Listed(std::span<const uint8_t> v) : values(v.begin(), v.end()) {}
+};
+std::ostream& operator<<(std::ostream& out, const Listed& listed);
+
+}  // namespace tilecheck::fuzz
+
+// FUZZ_CHECK(condition, a << b << ...): the message is built only on failure,
+// so checks cost nothing on the hot path.
+#define FUZZ_CHECK(condition, message)                                  \
+  do {                                                                  \
+    if (!(condition)) {                                                 \
+      std::ostringstream fuzz_check_detail;                             \
+      fuzz_check_detail << message;                                     \
+      ::tilecheck::fuzz::report_bug(#condition, fuzz_check_detail.str()); \
+    }                                                                   \
+  } while (0)
