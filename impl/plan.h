@@ -14,11 +14,54 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "spec/model.h"
 
 namespace tilecheck::impl {
+
+// The compiled index function, as data: exactly what IndexPlan::linear_index
+// executes, so that the proofs (P4) can evaluate it on symbolic coordinates.
+//
+// Registers 0..input_count-1 hold the logical coordinates e_0..e_{rank-1}
+// (logical dim order, not physical). Step k reads a linear combination of
+// earlier registers and writes two new registers:
+//
+//   g_k                       = sum over terms (coeff * reg[term.reg])   (g_k >= 0)
+//   reg[input_count + 2k]     = floor(g_k / divisor)
+//   reg[input_count + 2k + 1] = g_k mod divisor
+//
+// and linear_index = sum over result terms (coeff * reg[term.reg]).
+// Every tiling level contributes one step per tiled group whose division is
+// not trivial (divisor 1 or a group bound <= divisor fold away at build time);
+// combined dims (D4) appear as multi-term combinations, the physical order
+// (D1) as the choice of registers, D3's leading dims as nothing (index 0).
+// The hot path runs these steps from a flattened copy made by transcription,
+// with each division done by FastDiv (impl/fast_div.h, multiply and shift).
+struct IndexProgram {
+  struct Term {
+    int64_t reg;
+    int64_t coeff;
+  };
+  struct Step {
+    std::vector<Term> terms;
+    int64_t divisor;  // >= 2
+  };
+  int64_t input_count = 0;
+  std::vector<Step> steps;
+  std::vector<Term> result;
+};
+
+// Evaluates `program` with plain C++ division: the reference reading of the
+// data above, used by the tests to tie program() to linear_index().
+int64_t evaluate_index_program(const IndexProgram& program, std::span<const int64_t> element);
+
+class IndexPlan;
+namespace detail {
+struct CompiledLayout;  // impl/compiled_layout.h
+const CompiledLayout& compiled(const IndexPlan& plan);
+}  // namespace detail
 
 // Element <-> linear position. O(rank) per call, no allocation, no hardware
 // division on the hot path.
@@ -50,13 +93,19 @@ class IndexPlan {
   // 0 <= position < padded_element_count().
   bool delinearize(int64_t position, std::span<int64_t> element) const;
 
+  // The index function linear_index runs (see IndexProgram).
+  const IndexProgram& program() const;
+
  private:
+  friend const detail::CompiledLayout& detail::compiled(const IndexPlan& plan);
   struct State;
   std::unique_ptr<State> state_;
 };
 
 struct ExecOptions {
-  int threads = 0;  // 0: all cores; 1: single-threaded. Results are identical.
+  // 0: all cores, and small arrays stay single-threaded; n > 0: exactly
+  // min(n, outermost extent) threads. Results are identical for every value.
+  int threads = 0;
 };
 
 // Dense array <-> physical buffer, with the spec's buffer contract:
@@ -73,6 +122,13 @@ class PackPlan {
   PackPlan& operator=(PackPlan&&) noexcept;
 
   const IndexPlan& index() const;
+  // True when the layout lowered to a loop nest of (extent, dense stride,
+  // physical stride) digits; false when pack/unpack fall back to one index
+  // computation per element (combined dims whose dense strides do not nest,
+  // or a ragged tile above combined dims).
+  bool lowered() const;
+  // The loop nest, one line per digit, for explanations and benchmarks.
+  std::string describe() const;
   void pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
             ExecOptions options = {}) const;
   void unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,

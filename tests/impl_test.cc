@@ -1,0 +1,307 @@
+// The fast implementation against the spec, exhaustively on every catalogue
+// layout (and a few more that reach the per-element fallback): sizes,
+// linear_index (single, checked, batch, and the exported IndexProgram),
+// delinearize of every position, pack, unpack and relayout with 1 and 2
+// threads, and the error cases.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "impl/fast_div.h"
+#include "impl/plan.h"
+#include "spec/catalog.h"
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::impl {
+namespace {
+
+// Layouts beyond the catalogue: the per-element fallback, odd widths,
+// deeper repeated tiling.
+const std::vector<std::string>& extra_layouts() {
+  static const std::vector<std::string> v = {
+      "f32[3,4,5]{1,2,0:T(*,4,2)}",        // combined dims, strides do not nest: fallback
+      "f32[5,6]{1,0:T(4,*,3)(3,2)}",       // combined, then a ragged second level
+      "f32[13,7]{1,0:T(8,4)(3,2)}",        // ragged split of a within-tile dim
+      "u8[9,10]{0,1:T(*,4)(2,1)}",         // transposed combine: fallback
+      "s4[7,9]{1,0:T(4,4)(2,1)E(4)}",
+      "u8[5,9]{1,0:T(2,4)E(3)}",           // 3-bit elements across bytes
+      "u32[3,7]{1,0:T(2,2)E(20)}",
+      "pred[40,9]{1,0:T(32,8)(32,1)E(1)}",
+      "f64[2,3,4]{0,2,1:T(2,2)(2,1,1)}",
+      "bf16[6]{0:T(2,4,2)(2,1,2)}",
+      "u2[11,5]{0,1:T(4,4)(4,1)L(64)}",
+      "f32[1,1,1]{2,1,0}",
+      "f32[]",
+  };
+  return v;
+}
+
+std::vector<std::string> all_layouts() {
+  std::vector<std::string> v;
+  for (const auto& e : catalog()) v.emplace_back(e.layout);
+  for (const auto& s : extra_layouts()) v.push_back(s);
+  return v;
+}
+
+std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) b = static_cast<uint8_t>(rng());
+  return v;
+}
+
+// Every element of `dims` in dense (row-major) order.
+template <class F>
+void for_each_element(const std::vector<int64_t>& dims, F f) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  std::vector<int64_t> e(dims.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    f(e);
+    for (int64_t l = static_cast<int64_t>(dims.size()) - 1; l >= 0; --l) {
+      if (++e[l] < dims[l]) break;
+      e[l] = 0;
+    }
+  }
+}
+
+class ImplVsSpec : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ImplVsSpec, Sizes) {
+  const ShapeWithLayout s = parse_shape(GetParam());
+  const IndexPlan p(s);
+  EXPECT_EQ(p.element_count(), spec::element_count(s));
+  EXPECT_EQ(p.padded_element_count(), spec::padded_element_count(s));
+  EXPECT_EQ(p.byte_size(), spec::byte_size(s));
+  EXPECT_EQ(p.dense_byte_size(), spec::dense_byte_size(s));
+  EXPECT_EQ(p.tiled_shape(), spec::tiled_shape(s));
+  EXPECT_EQ(p.shape(), s);
+  EXPECT_EQ(p.rank(), s.rank());
+}
+
+TEST_P(ImplVsSpec, LinearIndexEveryElement) {
+  const ShapeWithLayout s = parse_shape(GetParam());
+  const IndexPlan p(s);
+  std::vector<int64_t> all, expected;
+  for_each_element(s.dims, [&](const std::vector<int64_t>& e) {
+    const int64_t want = spec::linear_index(s, e);
+    ASSERT_EQ(p.linear_index(e), want) << GetParam() << " element " << ::testing::PrintToString(e);
+    ASSERT_EQ(p.linear_index_checked(e), want);
+    ASSERT_EQ(evaluate_index_program(p.program(), e), want);
+    all.insert(all.end(), e.begin(), e.end());
+    expected.push_back(want);
+  });
+  std::vector<int64_t> batch(expected.size(), -1);
+  p.linear_index_batch(all, batch);
+  EXPECT_EQ(batch, expected);
+}
+
+TEST_P(ImplVsSpec, DelinearizeEveryPosition) {
+  const ShapeWithLayout s = parse_shape(GetParam());
+  const IndexPlan p(s);
+  std::vector<int64_t> e(s.rank());
+  for (int64_t pos = 0; pos < p.padded_element_count(); ++pos) {
+    const auto want = spec::delinearize(s, pos);
+    std::fill(e.begin(), e.end(), -1);
+    const bool got = p.delinearize(pos, e);
+    ASSERT_EQ(got, want.has_value()) << GetParam() << " position " << pos;
+    if (got) {
+      ASSERT_EQ(e, *want) << GetParam() << " position " << pos;
+    }
+  }
+  EXPECT_THROW(p.delinearize(-1, e), Error);
+  EXPECT_THROW(p.delinearize(p.padded_element_count(), e), Error);
+}
+
+TEST_P(ImplVsSpec, PackAndUnpack) {
+  const ShapeWithLayout s = parse_shape(GetParam());
+  const PackPlan p(s);
+  // Random dense bytes, high bits of narrow elements included (pack ignores them).
+  const auto dense = random_bytes(p.index().dense_byte_size(), 1);
+  const auto want_physical = spec::pack(s, dense);
+  // Physical buffer with garbage in the padding: unpack ignores it.
+  const auto noisy_physical = random_bytes(p.index().byte_size(), 2);
+  const auto want_dense = spec::unpack(s, noisy_physical);
+  for (int threads : {1, 2}) {
+    std::vector<uint8_t> physical(p.index().byte_size(), 0xAB);
+    p.pack(dense, physical, {threads});
+    EXPECT_EQ(physical, want_physical) << GetParam() << " threads " << threads;
+    std::vector<uint8_t> back(dense.size(), 0xCD);
+    p.unpack(noisy_physical, back, {threads});
+    EXPECT_EQ(back, want_dense) << GetParam() << " threads " << threads;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, ImplVsSpec, ::testing::ValuesIn(all_layouts()),
+                         [](const auto& info) { return "layout" + std::to_string(info.index); });
+
+TEST(Lowering, TpuFormatsUseTheLoopNest) {
+  for (const auto& e : catalog()) {
+    if (std::string(e.name).rfind("tpu_", 0) == 0 || std::string(e.name).rfind("doc_", 0) == 0) {
+      EXPECT_TRUE(PackPlan(parse_shape(e.layout)).lowered()) << e.name;
+    }
+  }
+  EXPECT_FALSE(PackPlan(parse_shape("f32[3,4,5]{1,2,0:T(*,4,2)}")).lowered());
+}
+
+// Relayout between every pair of layouts with the same dims and width, and
+// between each layout and the default / a transposed untiled layout.
+TEST(Relayout, MatchesUnpackThenPack) {
+  std::vector<ShapeWithLayout> shapes;
+  for (const auto& text : all_layouts()) {
+    const ShapeWithLayout s = parse_shape(text);
+    shapes.push_back(s);
+    ShapeWithLayout plain = s;
+    plain.layout.tiles.clear();
+    plain.layout.tail_padding_alignment.reset();
+    shapes.push_back(plain);
+    if (s.rank() >= 2) {
+      ShapeWithLayout t = s;
+      std::swap(t.layout.minor_to_major[0], t.layout.minor_to_major[1]);
+      shapes.push_back(t);
+    }
+  }
+  // Pairs share dims and width, hence the dense array: the spec packs it once
+  // per layout, and relayout(pack_from(x)) must equal pack_to(x).
+  std::vector<std::vector<uint8_t>> packed;
+  for (const auto& s : shapes) packed.push_back(spec::pack(s, random_bytes(spec::dense_byte_size(s), 3)));
+  int pairs = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t j = 0; j < shapes.size(); ++j) {
+      const auto& from = shapes[i];
+      const auto& to = shapes[j];
+      if (from.dims != to.dims || from.element_bits() != to.element_bits()) continue;
+      const RelayoutPlan plan(from, to);
+      for (int threads : {1, 2}) {
+        std::vector<uint8_t> dst(packed[j].size(), 0x5A);
+        plan.run(packed[i], dst, {threads});
+        ASSERT_EQ(dst, packed[j]) << print_shape(from) << " -> " << print_shape(to);
+      }
+      ++pairs;
+    }
+  }
+  EXPECT_GT(pairs, 100);
+}
+
+TEST(Errors, InvalidLayoutsThrowLikeTheSpec) {
+  for (const char* text : {"f32[3,5]{1,0:T(2,0)}", "f32[?,5]{1,0:T(2,2)}", "f32[3,5]{1,0:T(2,*)}",
+                           "f32[4611686018427387904,4]{1,0:T(1,3)}",
+                           "f32[4611686018427387904]{0:T(3)}",
+                           "f32[3037000499,3037000499]{1,0:T(2,2)}",
+                           "f32[1152921504606846975]{0}", "u4[4611686018427387903]{0:E(4)}"}) {
+    ShapeWithLayout s;
+    try {
+      s = parse_shape(text);
+    } catch (const Error&) {
+      continue;  // the syntax already refuses it
+    }
+    bool spec_throws = false;
+    try {
+      spec::validate(s);
+      (void)spec::byte_size(s);
+      (void)spec::dense_byte_size(s);
+    } catch (const Error&) {
+      spec_throws = true;
+    }
+    bool impl_throws = false;
+    try {
+      PackPlan p(s);
+    } catch (const Error&) {
+      impl_throws = true;
+    }
+    EXPECT_EQ(impl_throws, spec_throws) << text;
+  }
+}
+
+TEST(Errors, BadBuffersThrowAndWriteNothing) {
+  const ShapeWithLayout s = parse_shape("bf16[17,333]{1,0:T(8,128)(2,1)}");
+  const PackPlan p(s);
+  const size_t dense_n = p.index().dense_byte_size(), phys_n = p.index().byte_size();
+  std::vector<uint8_t> dense(dense_n + 1, 7), physical(phys_n + 1, 9);
+  const std::vector<uint8_t> dense0 = dense, physical0 = physical;
+  auto d = std::span<uint8_t>(dense), ph = std::span<uint8_t>(physical);
+  EXPECT_THROW(p.pack(d.first(dense_n - 1), ph.first(phys_n)), Error);
+  EXPECT_THROW(p.pack(d.first(dense_n), ph.first(phys_n + 1)), Error);
+  EXPECT_THROW(p.unpack(ph.first(phys_n - 2), d.first(dense_n)), Error);
+  EXPECT_THROW(p.unpack(ph.first(phys_n), d.first(dense_n + 1)), Error);
+  EXPECT_EQ(dense, dense0);
+  EXPECT_EQ(physical, physical0);
+  // Overlap: one buffer holding both.
+  std::vector<uint8_t> both(dense_n + phys_n, 3);
+  const std::vector<uint8_t> both0 = both;
+  auto b = std::span<uint8_t>(both);
+  EXPECT_THROW(p.pack(b.first(dense_n), b.subspan(dense_n - 1, phys_n)), Error);
+  EXPECT_THROW(p.unpack(b.subspan(1, phys_n), b.subspan(phys_n, dense_n)), Error);
+  EXPECT_EQ(both, both0);
+  // Adjacent but disjoint is fine.
+  EXPECT_NO_THROW(p.pack(b.first(dense_n), b.subspan(dense_n, phys_n)));
+}
+
+TEST(Errors, RelayoutMismatches) {
+  const auto a = parse_shape("f32[16,256]{1,0:T(8,128)}");
+  EXPECT_THROW(RelayoutPlan(a, parse_shape("f32[16,255]{1,0:T(8,128)}")), Error);
+  EXPECT_THROW(RelayoutPlan(a, parse_shape("bf16[16,256]{1,0:T(8,128)(2,1)}")), Error);
+  EXPECT_THROW(RelayoutPlan(a, parse_shape("f32[256,16]{1,0}")), Error);
+  EXPECT_NO_THROW(RelayoutPlan(a, parse_shape("s32[16,256]{0,1:T(4,4)}")));  // same width
+  const RelayoutPlan r(a, parse_shape("f32[16,256]{0,1}"));
+  std::vector<uint8_t> src(16 * 256 * 4), dst(16 * 256 * 4 - 4, 1);
+  EXPECT_THROW(r.run(src, dst), Error);
+  EXPECT_TRUE(std::all_of(dst.begin(), dst.end(), [](uint8_t x) { return x == 1; }));
+  EXPECT_THROW(r.run(std::span<const uint8_t>(src).first(src.size() - 1), src), Error);
+  EXPECT_THROW(r.run(src, src), Error);  // overlapping
+}
+
+TEST(Errors, CheckedIndexAndBatchShapes) {
+  const IndexPlan p(parse_shape("f32[3,5]{1,0:T(2,2)}"));
+  EXPECT_THROW(p.linear_index_checked(std::vector<int64_t>{3, 0}), Error);
+  EXPECT_THROW(p.linear_index_checked(std::vector<int64_t>{0, -1}), Error);
+  EXPECT_THROW(p.linear_index_checked(std::vector<int64_t>{0}), Error);
+  std::vector<int64_t> out(2);
+  EXPECT_THROW(p.linear_index_batch(std::vector<int64_t>{0, 0, 1}, out), Error);
+  std::vector<int64_t> e(1);
+  EXPECT_THROW(p.delinearize(0, e), Error);
+}
+
+TEST(FastDiv, MatchesHardwareDivision) {
+  std::mt19937_64 rng(4);
+  std::vector<int64_t> divisors;
+  for (int64_t d = 1; d <= 300; ++d) divisors.push_back(d);
+  for (int k = 1; k < 63; ++k) {
+    divisors.push_back(int64_t{1} << k);
+    divisors.push_back((int64_t{1} << k) + 1);
+    divisors.push_back((int64_t{1} << k) - 1);
+  }
+  divisors.push_back(INT64_MAX);
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + static_cast<int64_t>(rng() >> (1 + rng() % 62)));
+  for (int64_t d : divisors) {
+    const FastDiv f(d);
+    auto check = [&](int64_t n) {
+      if (n < 0) return;
+      ASSERT_EQ(f.quotient(n), n / d) << n << " / " << d;
+    };
+    for (int64_t n = 0; n < 1000; ++n) check(n);
+    for (int64_t m = 1; m < 64 && d <= INT64_MAX / m; ++m) check(d * m - 1), check(d * m);
+    check(INT64_MAX);
+    check(INT64_MAX - 1);
+    check(INT64_MAX / d * d);
+    check(INT64_MAX / d * d - 1);
+    for (int i = 0; i < 200; ++i) check(static_cast<int64_t>(rng() >> 1));
+  }
+}
+
+TEST(Examples, FigureOne) {
+  const IndexPlan p(parse_shape("f32[3,5]{1,0:T(2,2)}"));
+  EXPECT_EQ(p.linear_index(std::vector<int64_t>{2, 3}), 17);
+  // (8,128): one step per tiled dim, division by powers of two.
+  const IndexPlan q(parse_shape("f32[16,256]{1,0:T(8,128)}"));
+  ASSERT_EQ(q.program().steps.size(), 2u);
+  EXPECT_EQ(q.program().steps[0].divisor, 8);
+  EXPECT_EQ(q.program().steps[1].divisor, 128);
+}
+
+}  // namespace
+}  // namespace tilecheck::impl
