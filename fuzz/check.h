@@ -8,11 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "spec/model.h"
 
 namespace tilecheck::fuzz {
 
@@ -25,6 +28,20 @@ struct Listed {
   explicit Listed(std::span<const uint8_t> v) : values(v.begin(), v.end()) {}
 };
 std::ostream& operator<<(std::ostream& out, const Listed& listed);
+
+// "first difference at byte i: got g, want w", for a message.
+std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want);
+
+// Why `f` threw tilecheck::Error, or nullopt if it returned.
+template <class F>
+std::optional<std::string> error_of(F f) {
+  try {
+    f();
+    return std::nullopt;
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+}
 
 }  // namespace tilecheck::fuzz
 
