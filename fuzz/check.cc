@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "spec/syntax.h"
+
 namespace tilecheck::fuzz {
 
 void report_bug(const char* condition, const std::string& detail) {
@@ -15,6 +17,10 @@ std::ostream& operator<<(std::ostream& out, const Listed& listed) {
   out << '(';
   for (size_t i = 0; i < listed.values.size(); ++i) out << (i ? "," : "") << listed.values[i];
   return out << ')';
+}
+
+std::ostream& operator<<(std::ostream& out, const Printed& printed) {
+  return out << print_shape(printed.shape);
 }
 
 std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want) {

@@ -29,6 +29,13 @@ struct Listed {
 };
 std::ostream& operator<<(std::ostream& out, const Listed& listed);
 
+// Streams a shape as its text (print_shape), for messages: printing happens
+// only when a check fails, not on every input.
+struct Printed {
+  const ShapeWithLayout& shape;
+};
+std::ostream& operator<<(std::ostream& out, const Printed& printed);
+
 // "first difference at byte i: got g, want w", for a message.
 std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want);
 

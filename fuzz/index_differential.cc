@@ -30,7 +30,7 @@
 namespace tilecheck::fuzz {
 namespace {
 
-void check_sizes(const ShapeWithLayout& shape, const impl::IndexPlan& plan, const std::string& s) {
+void check_sizes(const ShapeWithLayout& shape, const impl::IndexPlan& plan, const Printed& s) {
   FUZZ_CHECK(plan.element_count() == spec::element_count(shape), s << ": element count");
   FUZZ_CHECK(plan.tiled_shape() == spec::tiled_shape(shape),
              s << ": tiled shape impl " << Listed(plan.tiled_shape()) << " spec "
@@ -44,7 +44,7 @@ void check_sizes(const ShapeWithLayout& shape, const impl::IndexPlan& plan, cons
 }
 
 void check_element(const ShapeWithLayout& shape, const impl::IndexPlan& plan,
-                   std::vector<int64_t> e, Choices& choices, const std::string& s) {
+                   std::vector<int64_t> e, Choices& choices, const Printed& s) {
   const int64_t expected = spec::linear_index(shape, e);
   const int64_t fast = plan.linear_index(e);
   FUZZ_CHECK(fast == expected,
@@ -70,7 +70,7 @@ void check_element(const ShapeWithLayout& shape, const impl::IndexPlan& plan,
 }
 
 void check_position(const ShapeWithLayout& shape, const impl::IndexPlan& plan, Choices& choices,
-                    const std::string& s) {
+                    const Printed& s) {
   const int64_t padded = plan.padded_element_count();
   std::vector<int64_t> element(shape.dims.size(), -1);
   if (padded > 0) {
@@ -93,7 +93,7 @@ void check_position(const ShapeWithLayout& shape, const impl::IndexPlan& plan, C
 void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::optional<ShapeWithLayout> shape = consume_layout(input, choices, {});
   if (!shape) return;
-  const std::string s = print_shape(*shape);
+  const Printed s{*shape};
 
   std::optional<impl::IndexPlan> plan;
   const std::optional<std::string> spec_error = error_of([&] { spec::validate(*shape); });

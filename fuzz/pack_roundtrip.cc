@@ -28,7 +28,7 @@ namespace {
 
 // Sizes off by one either way must be rejected before anything is written.
 void check_wrong_sizes(const impl::PackPlan& plan, const std::vector<uint8_t>& dense,
-                       size_t physical_size, Choices& choices, const std::string& s) {
+                       size_t physical_size, Choices& choices, const Printed& s) {
   const bool shorter = choices.flip();
   std::vector<uint8_t> bad_dense = dense;
   if (shorter && bad_dense.empty()) return;
@@ -45,7 +45,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::optional<ShapeWithLayout> raw = consume_layout(input, choices, kDataLimits);
   const std::optional<ShapeWithLayout> shape = raw ? fit_for_data(*raw, kDataLimits) : std::nullopt;
   if (!shape) return;
-  const std::string s = print_shape(*shape);
+  const Printed s{*shape};
   const impl::PackPlan plan(*shape);  // the spec accepts it, so must the impl
 
   // Threads: mostly 1 (a thread start per input would dominate), sometimes 2.

@@ -64,8 +64,8 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
     }
     if (second.dims != first->dims || second.element_bits() != first->element_bits()) {
       FUZZ_CHECK(error_of([&] { impl::RelayoutPlan mismatched(*first, second); }),
-                 print_shape(*first) << " -> " << print_shape(second)
-                                     << ": layouts of different shapes or widths accepted");
+                 Printed{*first} << " -> " << Printed{second}
+                                 << ": layouts of different shapes or widths accepted");
       return;
     }
     to_layout = second.layout;
@@ -74,7 +74,6 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   }
   const ShapeWithLayout to = with_layout(*from, to_layout);
   if (!valid_within(to, kDataLimits)) return;  // e.g. an L(n) past the budget
-  const std::string s = print_shape(*from) + " -> " + print_shape(to);
 
   const impl::RelayoutPlan plan(*from, to);
   const impl::ExecOptions options{props::sometimes(choices, 1, 16) ? 2 : 1};
@@ -83,9 +82,10 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::vector<uint8_t> expected = spec::pack(to, spec::unpack(*from, src));
   std::vector<uint8_t> dst(expected.size(), 0xA5);
   plan.run(src, dst, options);
-  FUZZ_CHECK(dst == expected, s << ": relayout differs from the spec, "
-                                << first_difference(dst, expected) << " (threads "
-                                << options.threads << ")");
+  FUZZ_CHECK(dst == expected, Printed{*from} << " -> " << Printed{to}
+                                             << ": relayout differs from the spec, "
+                                             << first_difference(dst, expected) << " (threads "
+                                             << options.threads << ")");
 }
 
 }  // namespace
