@@ -296,6 +296,27 @@ ShapeWithLayout make_layout(C& c, const RecipeLimits& limits = {}) {
   return shape;
 }
 
+// A second layout of the same dims and element width as `from` (a relayout
+// partner): its own minor_to_major, tiles and L(n). The partner's budget is
+// met by dropping its tiles and L(n), never by changing the shared dims.
+template <LayoutChoices C>
+ShapeWithLayout make_partner_layout(C& c, const ShapeWithLayout& from, const RecipeLimits& limits = {}) {
+  ShapeWithLayout to = make_layout(c, limits);
+  to.type = from.type;
+  to.dims = from.dims;
+  to.layout.minor_to_major = make_minor_to_major(c, from.rank());
+  to.layout.element_size_bits = from.layout.element_size_bits;
+  // Tiles chosen for other dims are still valid here; only the size can fail.
+  while (!within(to, limits)) {
+    if (!to.layout.tiles.empty()) {
+      to.layout.tiles.pop_back();
+    } else {
+      to.layout.tail_padding_alignment.reset();
+    }
+  }
+  return to;
+}
+
 // A valid layout with at least one element (zero dims raised to 1).
 template <LayoutChoices C>
 ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {

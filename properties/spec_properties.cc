@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/property_support.h"
 #include "properties/rc_layout_gen.h"
 #include "spec/reshape_formulation.h"
 #include "spec/semantics.h"
@@ -16,26 +17,6 @@
 
 namespace tilecheck::props {
 namespace {
-
-// Exhaustive sweeps (every element, every position) use a quarter of the
-// recipe's default budget: the spec is deliberately slow, and 1,000 cases must
-// stay within seconds under ASan.
-constexpr RecipeLimits kExhaustiveLimits{.max_elements = int64_t{1} << 10,
-                                         .max_padded_elements = int64_t{1} << 12};
-
-// Calls f(element) for every element of the shape, row-major.
-template <class F>
-void for_each_element(const ShapeWithLayout& shape, F f) {
-  const int64_t count = spec::element_count(shape);
-  std::vector<int64_t> e(shape.dims.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    f(e);
-    for (size_t d = e.size(); d-- > 0;) {
-      if (++e[d] < shape.dims[d]) break;
-      e[d] = 0;
-    }
-  }
-}
 
 // 2. The document's formula == its pad-reshape-transpose formulation, for
 // every element, and the final shapes agree.

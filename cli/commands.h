@@ -1,0 +1,17 @@
+// One registration function per tilecheck subcommand, each defined in its own
+// file cli/<name>.cc and called from cli/main.cc.
+#pragma once
+
+#include <CLI/CLI.hpp>  // every subcommand file uses CLI11
+#include <nlohmann/json.hpp>
+
+namespace tilecheck::cli {
+
+void add_index_command(CLI::App& app);        // cli/index.cc
+void add_delinearize_command(CLI::App& app);  // cli/delinearize.cc
+void add_size_command(CLI::App& app);         // cli/size.cc
+void add_explain_command(CLI::App& app);      // cli/explain.cc
+void add_draw_command(CLI::App& app);         // cli/draw.cc
+void add_gate_command(CLI::App& app);         // cli/gate_command.cc, checks in cli/gate_checks.cc
+
+}  // namespace tilecheck::cli

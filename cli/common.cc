@@ -1,0 +1,136 @@
+#include "cli/common.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <exception>
+#include <iostream>
+
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::cli {
+
+ShapeWithLayout parse_layout_argument(std::string_view text) {
+  try {
+    ShapeWithLayout shape = parse_shape(text);
+    spec::validate(shape);
+    return shape;
+  } catch (const Error& e) {
+    throw Error("layout '" + std::string(text) + "': " + e.what());
+  }
+}
+
+int64_t parse_int64(std::string_view text, std::string_view what) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    throw Error(std::string(what) + " '" + std::string(text) + "' is not an integer");
+  }
+  if (ec == std::errc::result_out_of_range) {
+    throw Error(std::string(what) + " '" + std::string(text) + "' does not fit in int64");
+  }
+  return value;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::vector<int64_t> parse_coordinates(std::string_view text) {
+  std::string_view body = trim(text);
+  if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
+    body = trim(body.substr(1, body.size() - 2));
+  }
+  std::vector<int64_t> values;
+  if (body.empty()) return values;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = body.find(',', start);
+    const std::string_view entry =
+        trim(body.substr(start, comma == std::string_view::npos ? std::string_view::npos
+                                                                : comma - start));
+    values.push_back(parse_int64(entry, "coordinate " + std::to_string(values.size()) +
+                                            " of element '" + std::string(text) + "':"));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+std::string join(const std::vector<int64_t>& values, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += separator;
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+std::string tuple(const std::vector<int64_t>& values) { return "(" + join(values) + ")"; }
+
+void print_json(const nlohmann::json& value) { std::cout << value.dump() << "\n"; }
+
+CLI::Option* add_layout_argument(CLI::App* command, std::string& layout) {
+  return command->add_option("LAYOUT", layout, "shape with layout, e.g. 'f32[3,5]{1,0:T(2,2)}'")
+      ->required();
+}
+
+CLI::Option* add_element_argument(CLI::App* command, std::string& element) {
+  return command->add_option("E", element, "the element, comma-separated, e.g. 2,3 ('' for a scalar)")
+      ->required();
+}
+
+CLI::Option* add_json_flag(CLI::App* command, bool& json) {
+  return command->add_flag("--json", json, "print the result as JSON");
+}
+
+int run_main(int argc, char** argv, const std::function<void(CLI::App&)>& register_commands) {
+  CLI::App app{
+      "tilecheck: the reference and proving ground for XLA-style tiled memory layouts.\n"
+      "Exit codes: 0 ok, 1 a check failed, 2 bad input or usage.",
+      "tilecheck"};
+  app.require_subcommand(1);
+  register_commands(app);
+  // CLI11 would call an unknown command word "a subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    const auto commands = app.get_subcommands({});
+    const bool known = std::any_of(commands.begin(), commands.end(),
+                                   [&](const CLI::App* c) { return c->get_name() == argv[1]; });
+    if (!known) {
+      std::cerr << "error: unknown command '" << argv[1] << "'; run 'tilecheck --help'\n";
+      return kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+    return kExitOk;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << "\n"
+              << "run 'tilecheck --help' for usage\n";
+    return kExitBadInput;
+  } catch (const ChecksFailed&) {
+    return kExitCheckFailed;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: internal: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+}  // namespace tilecheck::cli

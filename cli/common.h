@@ -1,0 +1,70 @@
+// What every tilecheck subcommand shares: exit codes, parsing of command-line
+// values (layouts, elements like `2,3`, positions), printing of tuples, JSON
+// output, and the main loop that turns errors into `error:` lines.
+//
+// Exit codes (the contract scripts and CI rely on):
+//   0  success
+//   1  a check failed (a gate check, a proof, an equivalence)
+//   2  bad input or usage; one message on stderr starting with "error:"
+//
+// A subcommand lives in its own file, cli/<name>.cc, and registers itself with
+// one function `void add_<name>_command(CLI::App&)` (declared in
+// cli/commands.h, called from cli/main.cc). Its callback throws
+// tilecheck::Error (or CLI::ParseError) for bad input and ChecksFailed when a
+// check fails; run_main maps both to exit codes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/model.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace tilecheck::cli {
+
+enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2 };
+
+// Thrown by a subcommand whose checks ran and at least one failed (exit 1);
+// the subcommand has already printed what failed.
+struct ChecksFailed {};
+
+// Parses and validates a layout with the spec's oracle (sizes must fit int64,
+// no symbolic dims). Throws Error whose message names the layout.
+ShapeWithLayout parse_layout_argument(std::string_view text);
+
+// "2,3", "(2,3)", " 2, 3 " -> {2,3}; "" or "()" -> {} (a scalar's element).
+// Throws Error naming the bad entry.
+std::vector<int64_t> parse_coordinates(std::string_view text);
+
+// A whole int64, no sign games or trailing characters. Throws Error naming `what`.
+int64_t parse_int64(std::string_view text, std::string_view what);
+
+// "2,3" (no parentheses), the form the commands print and accept.
+std::string join(const std::vector<int64_t>& values, std::string_view separator = ",");
+// "(2,3)", the form the document writes tuples in.
+std::string tuple(const std::vector<int64_t>& values);
+
+// Prints `value` on stdout on one line.
+void print_json(const nlohmann::json& value);
+
+// The arguments and flags several subcommands share, described once.
+CLI::Option* add_layout_argument(CLI::App* command, std::string& layout);   // LAYOUT
+CLI::Option* add_element_argument(CLI::App* command, std::string& element); // E
+CLI::Option* add_json_flag(CLI::App* command, bool& json);                  // --json
+
+// Runs the command-line app that `register_commands` fills in: parses argv,
+// runs the chosen subcommand and returns the exit code. Help exits 0; CLI11
+// usage errors, tilecheck::Error and any other exception print "error: ..."
+// on stderr and exit 2; ChecksFailed exits 1.
+int run_main(int argc, char** argv, const std::function<void(CLI::App&)>& register_commands);
+
+}  // namespace tilecheck::cli

@@ -1,0 +1,14 @@
+// Every check `tilecheck gate` runs. To add yours: one line below calling the
+// registration function that lives in your own file.
+#include "cli/gate.h"
+#include "cli/gate_checks.h"
+
+namespace tilecheck::cli {
+
+GateRegistry standard_gate() {
+  GateRegistry registry;
+  add_spec_gate_checks(registry);  // cli/gate_checks.cc
+  return registry;
+}
+
+}  // namespace tilecheck::cli

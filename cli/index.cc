@@ -1,0 +1,32 @@
+// tilecheck index LAYOUT E: the linear index of element E (spec::linear_index).
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "spec/semantics.h"
+
+namespace tilecheck::cli {
+
+void add_index_command(CLI::App& app) {
+  struct Args {
+    std::string layout, element;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* command = app.add_subcommand("index", "the linear index of an element");
+  add_layout_argument(command, args->layout);
+  add_element_argument(command, args->element);
+  add_json_flag(command, args->json);
+  command->callback([args] {
+    const ShapeWithLayout shape = parse_layout_argument(args->layout);
+    const int64_t index = spec::linear_index(shape, parse_coordinates(args->element));
+    if (args->json) {
+      print_json({{"index", index}});
+    } else {
+      std::cout << index << "\n";
+    }
+  });
+}
+
+}  // namespace tilecheck::cli

@@ -1,0 +1,354 @@
+// Runs the built `tilecheck` binary (and the test-only faulty_tilecheck) and
+// checks what every command prints and its exit code: 0 ok, 1 a check
+// failed, 2 bad input or usage with a message on stderr starting "error:".
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "spec/catalog.h"
+
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `binary args...` with stdout and stderr captured in temporary files.
+Output run_binary(const char* binary, const std::vector<std::string>& args) {
+  std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
+  std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
+  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
+  EXPECT_GE(out_fd, 0);
+  EXPECT_GE(err_fd, 0);
+  std::vector<char*> argv = {const_cast<char*>(binary)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    execv(binary, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(out_fd);
+  close(err_fd);
+  Output r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
+        read_file(err_path)};
+  unlink(out_path.c_str());
+  unlink(err_path.c_str());
+  return r;
+}
+
+Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+
+const std::string kFigure1 = "f32[3,5]{1,0:T(2,2)}";
+const std::string kFigure2 = "f32[4,8]{1,0:T(2,4)(2,1)}";
+const std::string kCombined = "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}";
+const std::string kLarge = "s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}";
+
+void expect_ok(const Output& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+std::string last_line(const std::string& text) {
+  const size_t end = text.find_last_not_of('\n');
+  const size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+TEST(Index, Figure1ElementTwoThreeIsSeventeen) {
+  const Output r = tilecheck({"index", kFigure1, "2,3"});
+  expect_ok(r);
+  EXPECT_EQ(r.out, "17\n");
+  EXPECT_EQ(tilecheck({"index", kFigure1, "(2, 3)"}).out, "17\n");
+  EXPECT_EQ(tilecheck({"index", kFigure2, "3,5"}).out, "27\n");
+  EXPECT_EQ(tilecheck({"index", "f32[]{:T(128)}", ""}).out, "0\n");
+}
+
+TEST(Index, Json) {
+  const Output r = tilecheck({"index", "--json", kFigure1, "2,3"});
+  expect_ok(r);
+  EXPECT_EQ(nlohmann::json::parse(r.out), (nlohmann::json{{"index", 17}}));
+}
+
+TEST(Delinearize, ElementAndPadding) {
+  expect_ok(tilecheck({"delinearize", kFigure1, "17"}));
+  EXPECT_EQ(tilecheck({"delinearize", kFigure1, "17"}).out, "2,3\n");
+  EXPECT_EQ(tilecheck({"delinearize", kFigure1, "9"}).out, "padding\n");
+  // L(32) pads the count from 24 to 32: the tail is padding.
+  EXPECT_EQ(tilecheck({"delinearize", "f32[3,5]{1,0:T(2,2)L(32)}", "31"}).out, "padding\n");
+}
+
+TEST(Delinearize, Json) {
+  EXPECT_EQ(nlohmann::json::parse(tilecheck({"delinearize", "--json", kFigure1, "17"}).out),
+            nlohmann::json::parse(R"({"padding": false, "element": [2,3]})"));
+  EXPECT_EQ(nlohmann::json::parse(tilecheck({"delinearize", kFigure1, "9", "--json"}).out),
+            nlohmann::json::parse(R"({"padding": true})"));
+}
+
+TEST(Size, Text) {
+  const Output r = tilecheck({"size", kFigure1});
+  expect_ok(r);
+  EXPECT_EQ(r.out,
+            "elements         15\n"
+            "padded elements  24 (9 padding)\n"
+            "bytes            96 (32 bits per element)\n"
+            "tiled shape      (2,3,2,2)\n");
+}
+
+TEST(Size, Json) {
+  const nlohmann::json j = nlohmann::json::parse(tilecheck({"size", "--json", kFigure1}).out);
+  EXPECT_EQ(j["elements"], 15);
+  EXPECT_EQ(j["padded_elements"], 24);
+  EXPECT_EQ(j["bytes"], 96);
+  EXPECT_EQ(j["tiled_shape"], nlohmann::json::parse("[2,3,2,2]"));
+  const nlohmann::json large = nlohmann::json::parse(tilecheck({"size", "--json", kLarge}).out);
+  EXPECT_EQ(large["bytes"], 28311552);
+  EXPECT_EQ(large["element_bits"], 4);
+  const nlohmann::json small =
+      nlohmann::json::parse(tilecheck({"size", "--json", "f32[28,1,1]{2,1,0:T(2,128)}"}).out);
+  EXPECT_EQ(small["padded_elements"], 7168);
+  EXPECT_EQ(small["bytes"], 28672);
+}
+
+TEST(Explain, Figure1AsTheDocumentWritesIt) {
+  const Output r = tilecheck({"explain", kFigure1, "2,3"});
+  expect_ok(r);
+  EXPECT_EQ(r.out,
+            "element (2,3) of f32[3,5]{1,0:T(2,2)}\n"
+            "physical order (minor_to_major 1,0): element (2,3), bounds (3,5)\n"
+            "level 1: tile (2,2) on element (2,3), bounds (3,5)\n"
+            "  tile index         floor((2,3) / (2,2)) = (1,1)\n"
+            "  within-tile index  (2,3) mod (2,2) = (0,1)\n"
+            "  combined vector    (1,1,0,1), bounds (ceil((3,5) / (2,2)), (2,2)) = (2,3,2,2)\n"
+            "linear_index((1,1,0,1), (2,3,2,2))\n"
+            "  = linear_index((1,1), (2,3)) * 2*2 + linear_index((0,1), (2,2))\n"
+            "  = (1*3 + 1) * 2*2 + (0*2 + 1)\n"
+            "  = 17\n");
+}
+
+TEST(Explain, CombinedDimsAndTwoLevels) {
+  const Output combined = tilecheck({"explain", kCombined, "1,6,7,10,9"});
+  expect_ok(combined);
+  EXPECT_NE(combined.out.find("combine (D4, '*')  dims 0..2: index (1*7 + 6)*8 + 7 = 111, "
+                              "bound 2*7*8 = 112\n"),
+            std::string::npos)
+      << combined.out;
+  EXPECT_NE(combined.out.find("dims 3..4: index 10*10 + 9 = 109, bound 11*10 = 110\n"),
+            std::string::npos);
+  EXPECT_EQ(last_line(combined.out), "  = " + tilecheck({"index", kCombined, "1,6,7,10,9"}).out.substr(0, 5));
+  const Output two = tilecheck({"explain", kFigure2, "3,5"});
+  EXPECT_NE(two.out.find("level 2: tile (2,1) on element (1,1,1,1), bounds (2,2,2,4)\n"),
+            std::string::npos)
+      << two.out;
+  EXPECT_EQ(last_line(two.out), "  = 27");
+  const Output extended = tilecheck({"explain", "f32[3]{0:T(2,128)}", "2"});
+  EXPECT_NE(extended.out.find("extend (D3)"), std::string::npos) << extended.out;
+}
+
+// explain's result is the index for every catalogue layout's last element.
+TEST(Explain, AgreesWithIndexOnTheCatalogue) {
+  for (const tilecheck::CatalogEntry& entry : tilecheck::catalog()) {
+    const std::string layout(entry.layout);
+    const nlohmann::json size = nlohmann::json::parse(tilecheck({"size", "--json", layout}).out);
+    if (size["elements"] == 0) continue;
+    const std::string dims = layout.substr(layout.find('[') + 1, layout.find(']') - layout.find('[') - 1);
+    std::string last;
+    std::stringstream in(dims);
+    for (std::string d; std::getline(in, d, ',');) {
+      if (!last.empty()) last += ',';
+      last += std::to_string(std::stoll(d) - 1);
+    }
+    const Output explain = tilecheck({"explain", "--json", layout, last});
+    expect_ok(explain);
+    const Output index = tilecheck({"index", layout, last});
+    EXPECT_EQ(nlohmann::json::parse(explain.out)["index"].dump() + "\n", index.out) << layout;
+  }
+}
+
+TEST(Draw, Figure1) {
+  const Output r = tilecheck({"draw", kFigure1});
+  expect_ok(r);
+  EXPECT_EQ(r.out,
+            "f32[3,5]{1,0:T(2,2)}: 15 elements in 24 positions (9 padding), tiled shape (2,3,2,2)\n"
+            "\n"
+            "linear index of each element (rows: dim 0, columns: dim 1):\n"
+            "      0  1  2  3  4\n"
+            "  0:  0  1  4  5  8\n"
+            "  1:  2  3  6  7 10\n"
+            "  2: 12 13 16 17 20\n"
+            "\n"
+            "memory order (the element stored at each position, '.' for padding):\n"
+            "   0: 0,0 0,1 1,0 1,1 0,2 0,3 1,2 1,3 0,4   . 1,4   .\n"
+            "  12: 2,0 2,1   .   . 2,2 2,3   .   . 2,4   .   .   .\n");
+}
+
+TEST(Draw, Figure2Grid) {
+  const Output r = tilecheck({"draw", kFigure2});
+  expect_ok(r);
+  EXPECT_NE(r.out.find("  0:  0  2  4  6  8 10 12 14\n"
+                       "  1:  1  3  5  7  9 11 13 15\n"
+                       "  2: 16 18 20 22 24 26 28 30\n"
+                       "  3: 17 19 21 23 25 27 29 31\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Draw, RankThreeSaysWhichSliceAndLargeLayoutsAreCut) {
+  const Output rank3 = tilecheck({"draw", "bf16[2,3,4]{2,1,0:T(2,2)}"});
+  expect_ok(rank3);
+  EXPECT_NE(rank3.out.find("(rows: dim 1, columns: dim 2; dims 0..0 at index 0)"),
+            std::string::npos)
+      << rank3.out;
+  const Output large = tilecheck({"draw", "f32[130,9]{0,1:T(8,128)}", "--max-rows", "4"});
+  expect_ok(large);
+  EXPECT_NE(large.out.find("(showing 4 of 130 rows, 4 of 9 columns; raise --max-rows"),
+            std::string::npos)
+      << large.out;
+  EXPECT_NE(large.out.find("(showing positions 0..63 of 4096;"), std::string::npos) << large.out;
+}
+
+// Bad input: exit 2, nothing on stdout, one message on stderr starting "error:".
+TEST(Errors, BadInputExitsTwoWithAMessage) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"index", "f32[3,5]{1,0:T(2,2)", "2,3"}, "expected '}'"},
+      {{"index", "f99[3,5]", "2,3"}, "unknown element type"},
+      {{"size", "f32[3,5]{1,0:T(0,2)}"}, "tile entry 0"},
+      {{"size", "f32[3,5]{0,0}"}, "minor_to_major"},
+      {{"size", "f32[?,5]"}, "symbolic"},
+      {{"size", "f32[99999999999,99999999999]{1,0:T(8,128)}"}, "overflow"},
+      {{"index", kFigure1, "2,x"}, "'x' is not an integer"},
+      {{"index", kFigure1, "3,0"}, "out of bounds"},
+      {{"index", kFigure1, "-1,0"}, "out of bounds"},
+      {{"index", kFigure1, "1"}, "has rank 2"},
+      {{"index", kFigure1, "99999999999999999999,0"}, "does not fit in int64"},
+      {{"explain", kFigure1, "2,5"}, "out of bounds"},
+      {{"delinearize", kFigure1, "24"}, "outside [0, 24)"},
+      {{"delinearize", kFigure1, "-1"}, "outside [0, 24)"},
+      {{"delinearize", kFigure1, "1x"}, "not an integer"},
+      {{"draw", "f32[3,5]{1,0:T(*)}"}, "'*'"},
+      {{"gate", "--layout", "f32[3,5]{1,0:T(2,2)}x"}, "column"},
+      // Usage errors from CLI11 follow the same rule.
+      {{}, "subcommand is required"},
+      {{"frobnicate"}, "unknown command 'frobnicate'"},
+      {{"index", kFigure1}, "E is required"},
+      {{"size", "--bogus", kFigure1}, "--bogus"},
+      {{"gate", "--samples", "0"}, "--samples"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Output r = tilecheck(args);
+    std::string shown;
+    for (const std::string& a : args) shown += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << shown << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << shown << "\n" << r.err;
+  }
+}
+
+TEST(Help, ExitsZero) {
+  const Output r = tilecheck({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("gate"), std::string::npos);
+  const Output list = tilecheck({"gate", "--list"});
+  expect_ok(list);
+  for (const char* check : {"formulas_agree", "bijection", "pack_round_trip"}) {
+    EXPECT_NE(list.out.find(std::string(check) + " "), std::string::npos) << list.out;
+  }
+}
+
+const std::regex kSummary(R"(gate: (\d+) layouts, (\d+) checks, (\d+) passed, (\d+) failed(, (\d+) skipped)?)");
+
+TEST(Gate, TheCataloguePasses) {
+  const Output r = tilecheck({"gate"});
+  expect_ok(r);
+  std::smatch m;
+  const std::string summary = last_line(r.out);
+  ASSERT_TRUE(std::regex_match(summary, m, kSummary)) << summary;
+  EXPECT_EQ(std::stoul(m[1]), tilecheck::catalog().size());
+  EXPECT_EQ(m[2], m[3]) << "every check passed";
+  EXPECT_EQ(m[4], "0");
+  EXPECT_GE(std::stoul(m[2]), 3 * tilecheck::catalog().size());
+  EXPECT_NE(r.out.find("doc_figure1  "), std::string::npos);
+}
+
+TEST(Gate, JsonOnGivenLayouts) {
+  const Output r = tilecheck({"gate", "--json", "--layout", kFigure1, "--layout", kFigure2});
+  expect_ok(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ok"], true);
+  EXPECT_EQ(j["summary"]["layouts"], 2);
+  EXPECT_EQ(j["summary"]["failed"], 0);
+  EXPECT_EQ(j["layouts"][0]["layout"], kFigure1);
+  bool bijection = false;
+  for (const nlohmann::json& c : j["layouts"][0]["checks"]) {
+    EXPECT_EQ(c["status"], "passed") << c.dump();
+    if (c["check"] == "bijection") {
+      bijection = true;
+      EXPECT_EQ(c["detail"], "15 elements onto 24 positions (9 padding), exhaustive");
+      EXPECT_EQ(c["checked"], 39);
+    }
+  }
+  EXPECT_TRUE(bijection);
+}
+
+TEST(Gate, LargeLayoutIsSampledAndPackSkipped) {
+  const Output r = tilecheck({"gate", "--json", "--samples", "300", "--layout", kLarge});
+  expect_ok(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ok"], true);
+  EXPECT_EQ(j["summary"]["skipped"], 1);
+  for (const nlohmann::json& c : j["layouts"][0]["checks"]) {
+    if (c["check"] == "bijection") {
+      EXPECT_EQ(c["detail"], "elements and positions sampled 300 (seed 1)");
+    }
+    if (c["check"] == "pack_round_trip") {
+      EXPECT_EQ(c["status"], "skipped");
+    }
+  }
+  EXPECT_NE(last_line(tilecheck({"gate", "--samples", "300", "--layout", kLarge}).out).find(", 1 skipped"),
+            std::string::npos);
+}
+
+// The same gate with one check over a deliberately broken index: exit 1, the
+// failure spelled out under its layout, counted in the summary.
+TEST(Gate, FailsWhenACheckFails) {
+  for (const std::string limit : {"65536", "0"}) {  // exhaustive, then sampled
+    const Output r = run_binary(FAULTY_TILECHECK_BINARY,
+                             {"gate", "--exhaustive-limit", limit, "--layout", kFigure1});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAILED broken_index_bijection: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("FAIL "), std::string::npos) << r.out;
+    std::smatch m;
+    const std::string summary = last_line(r.out);
+    ASSERT_TRUE(std::regex_match(summary, m, kSummary)) << summary;
+    EXPECT_EQ(m[1], "1");
+    EXPECT_EQ(std::stoi(m[3]), std::stoi(m[2]) - 1);
+    EXPECT_EQ(m[4], "1");
+  }
+  const Output json = run_binary(FAULTY_TILECHECK_BINARY, {"gate", "--json", "--layout", kFigure1});
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(json.out)["ok"], false);
+}
+
+}  // namespace

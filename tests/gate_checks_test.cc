@@ -1,0 +1,170 @@
+// The gate's check bodies (cli/gate_checks.h) pass on the spec and fail, with
+// a counterexample, on deliberately broken index, delinearize and pack
+// functions: each check can fail.
+#include <gtest/gtest.h>
+
+#include "cli/gate_checks.h"
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::cli {
+namespace {
+
+const ShapeWithLayout kFigure1 = parse_shape("f32[3,5]{1,0:T(2,2)}");
+const ShapeWithLayout kNibbles = parse_shape("s4[5,7]{1,0:T(2,4)E(4)}");
+const ShapeWithLayout kLarge = parse_shape("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}");
+
+TEST(GateChecks, SpecPassesExhaustively) {
+  const CheckResult r = check_bijection(kFigure1, spec_mapping(kFigure1), {});
+  EXPECT_TRUE(r.ok()) << r.detail;
+  EXPECT_EQ(r.status, CheckResult::Status::kPassed);
+  EXPECT_EQ(r.checked, 15 + 24);
+  EXPECT_EQ(r.detail, "15 elements onto 24 positions (9 padding), exhaustive");
+}
+
+TEST(GateChecks, SpecPassesSampledAboveTheLimit) {
+  const GateOptions options{.exhaustive_limit = 1 << 16, .samples = 500};
+  const CheckResult r = check_bijection(kLarge, spec_mapping(kLarge), options);
+  EXPECT_EQ(r.status, CheckResult::Status::kPassed) << r.detail;
+  EXPECT_EQ(r.checked, 1000);
+  EXPECT_NE(r.detail.find("sampled 500"), std::string::npos) << r.detail;
+}
+
+TEST(GateChecks, BijectionCatchesACollision) {
+  IndexMapping m = spec_mapping(kFigure1);
+  m.linear_index = [](const Element& e) {  // (2,4) lands on (2,3)'s position
+    return e == Element{2, 4} ? spec::linear_index(kFigure1, {2, 3})
+                              : spec::linear_index(kFigure1, e);
+  };
+  const CheckResult r = check_bijection(kFigure1, m, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "element (2,4) -> 17, but delinearize(17) = (2,3)");
+}
+
+TEST(GateChecks, BijectionCatchesTwoElementsOnOnePositionEvenIfDelinearizeAgrees) {
+  IndexMapping m = spec_mapping(kFigure1);
+  m.linear_index = [](const Element& e) {
+    return e == Element{2, 4} ? spec::linear_index(kFigure1, {2, 3})
+                              : spec::linear_index(kFigure1, e);
+  };
+  m.delinearize = [](int64_t p) -> std::optional<Element> {
+    if (p == 17) return Element{2, 4};  // claims the later element, and padding at 20
+    return p == 20 ? std::nullopt : spec::delinearize(kFigure1, p);
+  };
+  const CheckResult r = check_bijection(kFigure1, m, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "element (2,3) -> 17, but delinearize(17) = (2,4)");
+}
+
+TEST(GateChecks, BijectionCatchesAPaddingPositionClaimingAnElement) {
+  IndexMapping m = spec_mapping(kFigure1);
+  m.delinearize = [](int64_t p) -> std::optional<Element> {
+    return p == 9 ? Element{0, 0} : spec::delinearize(kFigure1, p);
+  };
+  const CheckResult r = check_bijection(kFigure1, m, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "position 9 is hit by no element, but delinearize says (0,0)");
+}
+
+TEST(GateChecks, BijectionCatchesAnIndexOutOfRange) {
+  IndexMapping m = spec_mapping(kFigure1);
+  m.padded_element_count = 20;  // as if the padded count forgot the last row of tiles
+  const CheckResult r = check_bijection(kFigure1, m, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "element (2,4) -> 20, outside [0, 20)");
+}
+
+TEST(GateChecks, SampledBijectionCatchesABrokenIndex) {
+  IndexMapping m = spec_mapping(kLarge);
+  m.linear_index = [](const Element& e) { return spec::linear_index(kLarge, {e[0], e[1] / 2 * 2}); };
+  const CheckResult r = check_bijection(kLarge, m, {.samples = 100});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_NE(r.detail.find("but delinearize"), std::string::npos) << r.detail;
+}
+
+TEST(GateChecks, SameIndexCatchesADisagreement) {
+  const IndexFn spec_index = [](const Element& e) { return spec::linear_index(kFigure1, e); };
+  const IndexFn off_by_one = [](const Element& e) {
+    return spec::linear_index(kFigure1, e) + (e == Element{1, 4} ? 1 : 0);
+  };
+  EXPECT_TRUE(check_same_index(kFigure1, spec_index, spec_index, "a and b", {}).ok());
+  const CheckResult r = check_same_index(kFigure1, spec_index, off_by_one, "a and b", {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "a and b disagree on element (1,4): 10 vs 11");
+}
+
+TEST(GateChecks, PackRoundTripPassesOnTheSpec) {
+  const IndexFn index = spec_mapping(kNibbles).linear_index;
+  const CheckResult r = check_pack_round_trip(kNibbles, spec_pack_functions(kNibbles), index, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kPassed) << r.detail;
+  EXPECT_EQ(r.checked, 35);
+}
+
+TEST(GateChecks, PackRoundTripCatchesNonZeroPadding) {
+  PackFunctions f = spec_pack_functions(kNibbles);
+  f.pack = [](std::span<const uint8_t> dense) {
+    std::vector<uint8_t> physical = spec::pack(kNibbles, dense);
+    physical.back() |= 0x80;  // a bit of position 47, which is padding
+    return physical;
+  };
+  const CheckResult r =
+      check_pack_round_trip(kNibbles, f, spec_mapping(kNibbles).linear_index, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_NE(r.detail.find("padding bit"), std::string::npos) << r.detail;
+}
+
+TEST(GateChecks, PackRoundTripCatchesAMisplacedElement) {
+  // pack and unpack agree with each other (the round trip holds) and the
+  // buffer has the right size, but elements sit where another layout puts them.
+  const ShapeWithLayout other = parse_shape("s4[5,7]{1,0:T(2,4)(2,1)E(4)}");
+  PackFunctions f{[&](std::span<const uint8_t> d) {
+                    return spec::pack(other, d);
+                  },
+                  [&](std::span<const uint8_t> p) { return spec::unpack(other, p); }};
+  const CheckResult r =
+      check_pack_round_trip(kNibbles, f, spec_mapping(kNibbles).linear_index, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_NE(r.detail.find("differs after pack"), std::string::npos) << r.detail;
+}
+
+TEST(GateChecks, PackRoundTripCatchesUnpackReadingPadding) {
+  PackFunctions f = spec_pack_functions(kFigure1);
+  f.unpack = [](std::span<const uint8_t> physical) {
+    std::vector<uint8_t> dense = spec::unpack(kFigure1, physical);
+    dense[0] ^= physical[9 * 4];  // reads padding position 9
+    return dense;
+  };
+  const CheckResult r =
+      check_pack_round_trip(kFigure1, f, spec_mapping(kFigure1).linear_index, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kFailed);
+  EXPECT_EQ(r.detail, "unpack reads padding: with padding bits set it returns other data");
+}
+
+TEST(GateChecks, PackIsSkippedAboveItsLimitAndSaysSo) {
+  const CheckResult r = check_pack_round_trip(kLarge, spec_pack_functions(kLarge),
+                                              spec_mapping(kLarge).linear_index, {});
+  EXPECT_EQ(r.status, CheckResult::Status::kSkipped);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.detail, "56623104 elements, more than the pack limit 1048576");
+}
+
+TEST(GateChecks, AThrowingCheckFailsTheGate) {
+  GateRegistry registry;
+  registry.add_layout_check("throws", "", [](const ShapeWithLayout&, const GateOptions&) -> CheckResult {
+    throw Error("boom");
+  });
+  const GateReport report = run_gate(registry, {{"fig1", kFigure1}}, {});
+  EXPECT_FALSE(report.ok());
+  EXPECT_EQ(report.failed, 1);
+  EXPECT_EQ(report.layouts[0].checks[0].result.detail, "threw: boom");
+  EXPECT_EQ(gate_summary_line(report), "gate: 1 layouts, 1 checks, 0 passed, 1 failed");
+}
+
+TEST(GateChecks, DuplicateCheckNamesAreRejected) {
+  GateRegistry registry;
+  add_spec_gate_checks(registry);
+  EXPECT_THROW(add_spec_gate_checks(registry), Error);
+}
+
+}  // namespace
+}  // namespace tilecheck::cli
