@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "impl/compiled_layout.h"
+#include "impl/kernels.h"
 #include "impl/plan.h"
 
 namespace tilecheck::impl {
@@ -49,49 +50,148 @@ struct Mover {
   int64_t nb;          // dense bytes per element
   int64_t bits;
   bool pack;
+  // Sub-byte pack only: the buffer was not zeroed up front, every leaf
+  // covers whole bytes and assigns them.
+  bool assign_bytes = false;
+  // Non-temporal stores for contiguous runs and SIMD kernels (destinations
+  // far larger than the caches).
+  bool stream = false;
 
   bool byte_elements() const { return bits % 8 == 0; }
 
+  void element_bits(int64_t dense, int64_t phys) const {
+    const int64_t bit = phys * bits;
+    if (pack) {
+      uint8_t value[16] = {};
+      std::memcpy(value, src + dense * nb, nb);
+      if (bits % 8) value[bits / 8] &= static_cast<uint8_t>((1u << (bits % 8)) - 1);
+      BitCursor::or_bits(dst, bit, bits, value);  // neighbours share bytes: OR into zeros
+    } else {
+      BitCursor::read_bits(src, bit, bits, dst + dense * nb, nb);
+    }
+  }
+
   // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
   void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
-    if (byte_elements()) {
-      if (pack) {
-        uint8_t* out = dst + phys * nb;
-        const uint8_t* in = src + dense * nb;
-        if (dense_stride == 1) {
-          std::memcpy(out, in, n * nb);
-        } else {
-          for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * nb, in + i * dense_stride * nb, nb);
-        }
-      } else {
-        const uint8_t* in = src + phys * nb;
-        uint8_t* out = dst + dense * nb;
-        if (dense_stride == 1) {
-          std::memcpy(out, in, n * nb);
-        } else {
-          for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * dense_stride * nb, in + i * nb, nb);
-        }
-      }
+    if (!byte_elements()) {
+      for (int64_t i = 0; i < n; ++i) element_bits(dense + i * dense_stride, phys + i);
       return;
     }
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t d = (dense + i * dense_stride) * nb;
-      const int64_t bit = (phys + i) * bits;
-      if (pack) {
-        // The buffer was zeroed first; sub-byte neighbours share bytes.
-        uint8_t value[16] = {};
-        std::memcpy(value, src + d, nb);
-        if (bits % 8) value[bits / 8] &= static_cast<uint8_t>((1u << (bits % 8)) - 1);
-        BitCursor::or_bits(dst, bit, bits, value);
+    if (pack) {
+      uint8_t* out = dst + phys * nb;
+      const uint8_t* in = src + dense * nb;
+      if (dense_stride == 1) {
+        kernels::copy_bytes(out, in, n * nb, stream);
       } else {
-        BitCursor::read_bits(src, bit, bits, dst + d, nb);
+        for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * nb, in + i * dense_stride * nb, nb);
+      }
+    } else {
+      const uint8_t* in = src + phys * nb;
+      uint8_t* out = dst + dense * nb;
+      if (dense_stride == 1) {
+        kernels::copy_bytes(out, in, n * nb, stream);
+      } else {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * dense_stride * nb, in + i * nb, nb);
       }
     }
   }
-  // Physical padding [phys, phys+n): pack writes zeros (only needed when the
-  // buffer was not zeroed up front), unpack ignores it.
+
+  // Scalar block of fixed-size elements: column c, row r.
+  // Pack: zero rows [rows, width) of each of the n columns.
+  void padding_columns(int64_t phys, int64_t width, int64_t n, int64_t rows) const {
+    if (rows == width) return;
+    for (int64_t c = 0; c < n; ++c) padding(phys + c * width + rows, width - rows);
+  }
+
+  template <class T>
+  void block_scalar(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+                    int64_t rows) const {
+    if (pack) {
+      const T* in = reinterpret_cast<const T*>(src) + dense;
+      T* out = reinterpret_cast<T*>(dst) + phys;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < n; ++c) std::memcpy(out + c * width + r, in + r * sb + c * sa, sizeof(T));
+      }
+      padding_columns(phys, width, n, rows);
+    } else {
+      const T* in = reinterpret_cast<const T*>(src) + phys;
+      T* out = reinterpret_cast<T*>(dst) + dense;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < n; ++c) std::memcpy(out + r * sb + c * sa, in + c * width + r, sizeof(T));
+      }
+    }
+  }
+
+  // The innermost two digits: n columns (dense stride sa, physical stride
+  // width) of `rows` valid rows (dense stride sb, physical stride 1) out of
+  // `width`. Physical range [phys, phys + n*width) is the block's own.
+  void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+             int64_t rows) const {
+    if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
+    if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
+      // Rows contiguous on both sides: one block copy per column.
+      for (int64_t c = 0; c < n; ++c) {
+        row(dense + c * sa, sb, phys + c * width, rows);
+        padding(phys + c * width + rows, width - rows);
+      }
+      return;
+    }
+    if (byte_elements() && nb == 4 && sa == 1) {
+      // A transpose: dense rows r (stride sb) become physical columns.
+      pack ? kernels::transpose_u32(src + dense * 4, sb, dst + phys * 4, width, rows, n)
+           : kernels::transpose_u32(src + phys * 4, width, dst + dense * 4, sb, n, rows);
+      padding_columns(phys, width, n, rows);
+      return;
+    }
+    if (byte_elements()) {
+      switch (nb) {
+        case 1: return block_scalar<uint8_t>(dense, sa, sb, phys, width, n, rows);
+        case 2: return block_scalar<uint16_t>(dense, sa, sb, phys, width, n, rows);
+        case 4: return block_scalar<uint32_t>(dense, sa, sb, phys, width, n, rows);
+        case 8: return block_scalar<uint64_t>(dense, sa, sb, phys, width, n, rows);
+      }
+    }
+    if (pack && assign_bytes) std::memset(dst + phys * bits / 8, 0, n * width * bits / 8);
+    for (int64_t c = 0; c < n; ++c) {
+      for (int64_t r = 0; r < rows; ++r) element_bits(dense + c * sa + r * sb, phys + c * width + r);
+    }
+  }
+
+  // SIMD row interleaves: (2,1) of 16-bit, (4,1) of 8-bit, (8,1) of 4-bit,
+  // (32,1) of 1-bit elements.
+  bool try_kernel(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n) const {
+    using namespace kernels;
+    if (bits == 16 && width == 2) {
+      pack ? pack_rows2_u16(src + dense * 2, sb * 2, dst + phys * 2, n, stream)
+           : unpack_rows2_u16(src + phys * 2, dst + dense * 2, sb * 2, n);
+      return true;
+    }
+    if (bits == 8 && width == 4) {
+      pack ? pack_rows4_u8(src + dense, sb, dst + phys, n, stream) : unpack_rows4_u8(src + phys, dst + dense, sb, n);
+      return true;
+    }
+    if (bits == 4 && width == 8 && phys % 2 == 0) {
+      pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
+           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n);
+      return true;
+    }
+    if (bits == 1 && width == 32 && phys % 8 == 0) {
+      pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
+           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n);
+      return true;
+    }
+    return false;
+  }
+
+  // Physical padding [phys, phys+n): pack writes zeros unless the buffer was
+  // zeroed up front; unpack ignores it.
   void padding(int64_t phys, int64_t n) const {
-    if (pack && byte_elements() && n > 0) std::memset(dst + phys * nb, 0, n * nb);
+    if (!pack || n <= 0) return;
+    if (byte_elements()) {
+      std::memset(dst + phys * nb, 0, n * nb);
+    } else if (assign_bytes) {
+      std::memset(dst + phys * bits / 8, 0, n * bits / 8);
+    }
   }
 };
 
@@ -100,14 +200,59 @@ struct Touch {
   int64_t coeff;
 };
 
+// The loop nest as executed: digits reordered for locality, and the depth
+// at which the leaf takes over (the last digit alone, or the last two as a
+// block when no constraint ties them).
+struct Schedule {
+  LoopNest nest;
+  size_t leaf = 0;
+  bool block_leaf = false;
+  bool assign_bytes = false;  // see Mover
+};
+
+Schedule make_schedule(const CompiledLayout& c) {
+  Schedule s;
+  s.nest = c.nest;
+  if (!s.nest.lowered) return s;
+  auto& digits = s.nest.digits;
+  const size_t n = digits.size();
+  s.block_leaf = n >= 2;
+  for (const auto& k : s.nest.constraints) {
+    if (n >= 2 && k.coeff[n - 2] != 0 && k.coeff[n - 1] != 0) s.block_leaf = false;
+  }
+  s.leaf = s.block_leaf ? n - 2 : n - 1;
+  // Locality: when a leaf reads less than a cache line of each dense row it
+  // touches (a transposing leaf), visit the outer digits by decreasing dense
+  // stride, so that consecutive leaves read the rest of those lines while
+  // they are cached. Only without padding constraints: the walk zeroes
+  // padding as contiguous subtrees, which needs the physical order.
+  int64_t run = 1;  // dense elements the leaf reads contiguously
+  for (size_t j = s.leaf; j < n; ++j) {
+    if (digits[j].src_stride == 1) run = digits[j].extent;
+  }
+  if (s.nest.constraints.empty() && run * c.dense_element_bytes < 64) {
+    std::stable_sort(digits.begin(), digits.begin() + s.leaf,
+                     [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
+  }
+  if (c.bits % 8 != 0 && s.block_leaf) {
+    bool aligned = (digits[n - 1].extent * c.bits) % 8 == 0;
+    for (size_t j = 0; j < s.leaf; ++j) aligned = aligned && (digits[j].dst_stride * c.bits) % 8 == 0;
+    s.assign_bytes = aligned;
+  }
+  return s;
+}
+
 struct Walker {
+  const Schedule& schedule;
   const LoopNest& nest;
   std::vector<std::vector<Touch>> touches;  // per depth
 
-  explicit Walker(const LoopNest& n) : nest(n), touches(n.digits.size()) {
-    for (size_t k = 0; k < n.constraints.size(); ++k) {
-      for (size_t j = 0; j < n.digits.size(); ++j) {
-        if (n.constraints[k].coeff[j] != 0) touches[j].push_back({static_cast<int>(k), n.constraints[k].coeff[j]});
+  explicit Walker(const Schedule& s) : schedule(s), nest(s.nest), touches(s.nest.digits.size()) {
+    for (size_t k = 0; k < nest.constraints.size(); ++k) {
+      for (size_t j = 0; j < nest.digits.size(); ++j) {
+        if (nest.constraints[k].coeff[j] != 0) {
+          touches[j].push_back({static_cast<int>(k), nest.constraints[k].coeff[j]});
+        }
       }
     }
   }
@@ -121,12 +266,26 @@ struct Walker {
     return lim;
   }
 
-  // Visits digit `depth` over [begin, end) (end <= limit).
+  // Visits digit `depth` over [begin, end) (end <= limit); the caller zeroes
+  // [limit, extent).
   void walk(const Mover& m, size_t depth, int64_t begin, int64_t end, int64_t dense, int64_t phys,
             int64_t* acc) const {
     const Digit& d = nest.digits[depth];
-    if (depth + 1 == nest.digits.size()) {
-      m.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
+    if (depth == schedule.leaf) {
+      // Non-temporal stores only for whole tiles: a ragged tile's padding is
+      // written with ordinary stores, and mixing the two on one cache line
+      // is slow.
+      Mover leaf = m;
+      leaf.stream = m.stream && limit(depth, acc) == d.extent;
+      if (schedule.block_leaf) {
+        const Digit& b = nest.digits[depth + 1];
+        const int64_t rows = limit(depth + 1, acc);  // no constraint ties b to d
+        leaf.stream = leaf.stream && rows == b.extent;
+        leaf.block(dense + begin * d.src_stride, d.src_stride, b.src_stride, phys + begin * d.dst_stride,
+                b.extent, end - begin, rows);
+      } else {
+        leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
+      }
       return;
     }
     for (const Touch& t : touches[depth]) acc[t.constraint] += begin * t.coeff;
@@ -142,6 +301,11 @@ struct Walker {
     for (const Touch& t : touches[depth]) acc[t.constraint] -= end * t.coeff;
   }
 };
+
+// Destinations from this size on are written with non-temporal stores: they
+// would only evict the source from the caches (glibc's memcpy does the same
+// for large copies).
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
 
 int thread_count(const ExecOptions& options) {
   if (options.threads > 0) return options.threads;
@@ -166,8 +330,9 @@ void check_size(const char* what, size_t got, int64_t want) {
 
 struct PackPlan::State {
   IndexPlan index;
-  LoopNest nest;  // digits never empty when lowered
-  explicit State(const ShapeWithLayout& shape) : index(shape) {}
+  Schedule schedule;
+  explicit State(const ShapeWithLayout& shape)
+      : index(shape), schedule(make_schedule(detail::compiled(index))) {}
 };
 
 PackPlan::PackPlan(const ShapeWithLayout& shape) : state_(std::make_unique<State>(shape)) {}
@@ -179,14 +344,23 @@ const IndexPlan& PackPlan::index() const { return state_->index; }
 namespace {
 
 // Runs the lowered walk (or the per-element fallback) in one direction.
-void execute(const IndexPlan& index, bool pack, const uint8_t* src, uint8_t* dst,
-             const ExecOptions& options) {
+void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const uint8_t* src,
+             uint8_t* dst, const ExecOptions& options) {
   const CompiledLayout& c = detail::compiled(index);
-  const Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
+  Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
+  m.assign_bytes = schedule.assign_bytes;
+  // Streaming needs cache-line-aligned tiles (a line shared between a
+  // streamed tile and an ordinary store is slow) and, measured, pays only
+  // when no tile is ragged (ragged tiles interleave ordinary stores).
+  m.stream = (pack ? c.byte_size : c.dense_byte_size) >= kStreamBytes &&
+             reinterpret_cast<uintptr_t>(dst) % 64 == 0 && schedule.nest.constraints.empty();
   const bool bit_elements = c.bits % 8 != 0;
   if (pack) {
-    const int64_t keep = bit_elements || !c.nest.lowered ? 0 : c.final_count * c.dense_element_bytes;
-    if (c.byte_size > keep) std::memset(dst + keep, 0, c.byte_size - keep);  // all, or the L(n) tail
+    // Zero up front: everything (per-element fallback, sub-byte OR-ing), or
+    // only the tail past the final shape's bits (L(n), last partial byte).
+    const bool all = !c.nest.lowered || (bit_elements && !schedule.assign_bytes);
+    const int64_t keep = all ? 0 : c.final_count * c.bits / 8;
+    if (c.byte_size > keep) std::memset(dst + keep, 0, c.byte_size - keep);
   }
   if (c.element_count == 0) return;
   if (!c.nest.lowered) {
@@ -201,23 +375,25 @@ void execute(const IndexPlan& index, bool pack, const uint8_t* src, uint8_t* dst
     }
     return;
   }
-  Walker w(c.nest);
-  std::vector<int64_t> acc0(c.nest.constraints.size(), 0);
+  const Walker w(schedule);
+  std::vector<int64_t> acc0(schedule.nest.constraints.size(), 0);
   const int64_t lim = w.limit(0, acc0.data());
-  const Digit& d0 = c.nest.digits[0];
+  const Digit& d0 = schedule.nest.digits[0];
   int threads = std::min<int64_t>(thread_count(options), lim);
   if (options.threads == 0 && c.element_count < (1 << 16)) threads = 1;
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
   if (threads <= 1) {
     w.walk(m, 0, 0, lim, 0, 0, acc0.data());
+    if (m.stream) kernels::flush_streams();
   } else {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) {
       const int64_t b = lim * t / threads, e = lim * (t + 1) / threads;
       pool.emplace_back([&, b, e] {
-        std::vector<int64_t> acc(c.nest.constraints.size(), 0);
+        std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
         w.walk(m, 0, b, e, 0, 0, acc.data());
+        if (m.stream) kernels::flush_streams();
       });
     }
     for (auto& th : pool) th.join();
@@ -230,7 +406,7 @@ void execute(const IndexPlan& index, bool pack, const uint8_t* src, uint8_t* dst
 bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
 
 std::string PackPlan::describe() const {
-  const LoopNest& n = detail::compiled(index()).nest;
+  const LoopNest& n = state_->schedule.nest;
   if (!n.lowered) return "per-element fallback: " + n.reason + "\n";
   std::string s;
   for (size_t j = 0; j < n.digits.size(); ++j) {
@@ -253,7 +429,7 @@ void PackPlan::pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
   check_size("dense", dense.size(), index().dense_byte_size());
   check_size("physical", physical.size(), index().byte_size());
   check_disjoint(dense, physical);
-  execute(index(), true, dense.data(), physical.data(), options);
+  execute(index(), state_->schedule, true, dense.data(), physical.data(), options);
 }
 
 void PackPlan::unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,
@@ -261,7 +437,7 @@ void PackPlan::unpack(std::span<const uint8_t> physical, std::span<uint8_t> dens
   check_size("physical", physical.size(), index().byte_size());
   check_size("dense", dense.size(), index().dense_byte_size());
   check_disjoint(dense, physical);
-  execute(index(), false, physical.data(), dense.data(), options);
+  execute(index(), state_->schedule, false, physical.data(), dense.data(), options);
 }
 
 // ---------------------------------------------------------------------------

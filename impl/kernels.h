@@ -1,0 +1,53 @@
+// Microkernels for the innermost two loops of pack/unpack: a block of
+// `rows` rows of `n` columns whose dense rows are `row_stride` bytes apart
+// and whose physical form stores each column's `rows` elements together
+// (the (2,1), (4,1), (8,1) and (32,1) row interleaves of TPU layouts).
+//
+//   pack:   phys[c*rows + r] = dense[r*row_stride + c]     (elements)
+//   unpack: dense[r*row_stride + c] = phys[c*rows + r]
+//
+// SIMD with Highway, best target chosen at run time (HWY_DYNAMIC_DISPATCH),
+// scalar on machines without one. For 4-bit elements a column's 8 elements
+// become 4 bytes (low nibble first, D7); for 1-bit elements its 32 elements
+// become 4 bytes (bit r%8 of byte r/8). Pack reads the low bits of each
+// dense byte; unpack writes zero high bits. With `stream`, pack stores with
+// non-temporal stores where the output is 16-byte aligned (for outputs far
+// larger than the caches); flush_streams() must follow before the data is
+// handed to another thread.
+#pragma once
+
+#include <cstdint>
+
+namespace tilecheck::impl::kernels {
+
+void pack_rows2_u16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream);
+void pack_rows4_u8(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream);
+void pack_rows8_u4(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream);
+void pack_rows32_u1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream);
+
+void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+
+}  // namespace tilecheck::impl::kernels
+
+namespace tilecheck::impl::kernels {
+
+// 32-bit transpose: dst[j*dst_stride + i] = src[i*src_stride + j] for
+// i < rows, j < cols (strides in elements). 4x4 SIMD blocks where rows and
+// cols allow, scalar edges. Serves pack (dense rows -> physical columns) and
+// unpack (the same map read the other way).
+void transpose_u32(const uint8_t* src, int64_t src_stride, uint8_t* dst, int64_t dst_stride, int64_t rows,
+                   int64_t cols);
+
+}  // namespace tilecheck::impl::kernels
+
+namespace tilecheck::impl::kernels {
+
+// memcpy, with non-temporal stores when `stream`.
+void copy_bytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream);
+// Orders earlier non-temporal stores (sfence on x86).
+void flush_streams();
+
+}  // namespace tilecheck::impl::kernels
