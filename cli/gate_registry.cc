@@ -2,12 +2,14 @@
 // registration function that lives in your own file.
 #include "cli/gate.h"
 #include "cli/gate_checks.h"
+#include "cli/impl_gate_checks.h"
 
 namespace tilecheck::cli {
 
 GateRegistry standard_gate() {
   GateRegistry registry;
   add_spec_gate_checks(registry);  // cli/gate_checks.cc
+  add_impl_gate_checks(registry);  // cli/impl_gate_checks.cc
   return registry;
 }
 

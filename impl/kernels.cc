@@ -160,25 +160,6 @@ void PackRows32U1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64
       });
 }
 
-// A block copy; with `stream`, non-temporal stores of 64-byte groups.
-void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream) {
-  int64_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-  if (stream && reinterpret_cast<uintptr_t>(dst) % 16 == 0) {
-    const D8 d;
-    for (; i + 64 <= n; i += 64) {
-      hn::Stream(hn::LoadU(d, src + i), d, dst + i);
-      hn::Stream(hn::LoadU(d, src + i + 16), d, dst + i + 16);
-      hn::Stream(hn::LoadU(d, src + i + 32), d, dst + i + 32);
-      hn::Stream(hn::LoadU(d, src + i + 48), d, dst + i + 48);
-    }
-  }
-#else
-  (void)stream;
-#endif
-  std::memcpy(dst + i, src + i, n - i);
-}
-
 void UnpackRows2U16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint16_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -269,38 +250,49 @@ void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
   }
 }
 
-void TransposeU32(const uint8_t* src_bytes, int64_t src_stride, uint8_t* dst_bytes, int64_t dst_stride,
-                  int64_t rows, int64_t cols) {
-  const uint32_t* src = reinterpret_cast<const uint32_t*>(src_bytes);
-  uint32_t* dst = reinterpret_cast<uint32_t*>(dst_bytes);
+void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
+                  bool dst_outer) {
+  auto src = [&](int64_t i) { return reinterpret_cast<const uint32_t*>(src_rows[i]); };
+  auto dst = [&](int64_t j) { return reinterpret_cast<uint32_t*>(dst_rows[j]); };
 #if HWY_TARGET == HWY_SCALAR
-  const int64_t rows4 = 0;  // no 128-bit vectors: all scalar
+  const int64_t rows4 = 0, cols4 = 0;  // no 128-bit vectors: all scalar
+  (void)dst_outer;
 #else
   const hn::Full128<uint32_t> d;
   const hn::Full128<uint64_t> d64;
   const int64_t rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
-  for (int64_t i = 0; i < rows4; i += 4) {
+  auto block = [&](int64_t i, int64_t j) {
+    const auto a = hn::LoadU(d, src(i) + j);
+    const auto b = hn::LoadU(d, src(i + 1) + j);
+    const auto c = hn::LoadU(d, src(i + 2) + j);
+    const auto e = hn::LoadU(d, src(i + 3) + j);
+    const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));  // a0 b0 a1 b1
+    const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+    const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));  // a2 b2 a3 b3
+    const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_lo, ce_lo)), d, dst(j) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_lo, ce_lo)), d, dst(j + 1) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_hi, ce_hi)), d, dst(j + 2) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_hi, ce_hi)), d, dst(j + 3) + i);
+  };
+  // The outer loop walks the side whose rows should be finished one after
+  // another (the dense side: whole cache lines per row).
+  if (dst_outer) {
     for (int64_t j = 0; j < cols4; j += 4) {
-      const auto a = hn::LoadU(d, src + i * src_stride + j);
-      const auto b = hn::LoadU(d, src + (i + 1) * src_stride + j);
-      const auto c = hn::LoadU(d, src + (i + 2) * src_stride + j);
-      const auto e = hn::LoadU(d, src + (i + 3) * src_stride + j);
-      const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));  // a0 b0 a1 b1
-      const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
-      const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));  // a2 b2 a3 b3
-      const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
-      hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_lo, ce_lo)), d, dst + j * dst_stride + i);
-      hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_lo, ce_lo)), d, dst + (j + 1) * dst_stride + i);
-      hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_hi, ce_hi)), d, dst + (j + 2) * dst_stride + i);
-      hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_hi, ce_hi)), d, dst + (j + 3) * dst_stride + i);
+      for (int64_t i = 0; i < rows4; i += 4) block(i, j);
     }
-    for (int64_t j = cols4; j < cols; ++j) {
-      for (int64_t k = i; k < i + 4; ++k) dst[j * dst_stride + k] = src[k * src_stride + j];
+  } else {
+    for (int64_t i = 0; i < rows4; i += 4) {
+      for (int64_t j = 0; j < cols4; j += 4) block(i, j);
     }
   }
 #endif
+  // Edges: columns past cols4 for the vector rows, then rows past rows4.
+  for (int64_t i = 0; i < rows4; ++i) {
+    for (int64_t j = cols4; j < cols; ++j) dst(j)[i] = src(i)[j];
+  }
   for (int64_t i = rows4; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) dst[j * dst_stride + i] = src[i * src_stride + j];
+    for (int64_t j = 0; j < cols; ++j) dst(j)[i] = src(i)[j];
   }
 }
 
@@ -319,16 +311,11 @@ HWY_EXPORT(UnpackRows4U8);
 HWY_EXPORT(UnpackRows8U4);
 HWY_EXPORT(UnpackRows32U1);
 HWY_EXPORT(TransposeU32);
-HWY_EXPORT(CopyBytes);
-
-void copy_bytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream) {
-  HWY_DYNAMIC_DISPATCH(CopyBytes)(dst, src, n, stream);
-}
 void flush_streams() { hwy::FlushStream(); }
 
-void transpose_u32(const uint8_t* src, int64_t src_stride, uint8_t* dst, int64_t dst_stride, int64_t rows,
-                   int64_t cols) {
-  HWY_DYNAMIC_DISPATCH(TransposeU32)(src, src_stride, dst, dst_stride, rows, cols);
+void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
+                   bool dst_outer) {
+  HWY_DYNAMIC_DISPATCH(TransposeU32)(src_rows, dst_rows, rows, cols, dst_outer);
 }
 
 void pack_rows2_u16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {

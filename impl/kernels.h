@@ -34,19 +34,18 @@ void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, i
 
 namespace tilecheck::impl::kernels {
 
-// 32-bit transpose: dst[j*dst_stride + i] = src[i*src_stride + j] for
-// i < rows, j < cols (strides in elements). 4x4 SIMD blocks where rows and
-// cols allow, scalar edges. Serves pack (dense rows -> physical columns) and
-// unpack (the same map read the other way).
-void transpose_u32(const uint8_t* src, int64_t src_stride, uint8_t* dst, int64_t dst_stride, int64_t rows,
-                   int64_t cols);
+// 32-bit transpose: dst_rows[j][i] = src_rows[i][j] for i < rows, j < cols
+// (rows given by pointers, so a block may span several tiles). 4x4 SIMD
+// blocks, scalar edges. Serves pack (dense rows -> physical columns) and
+// unpack (the same map read the other way). `dst_outer`: finish destination
+// rows one group of 4 after another (else source rows).
+void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
+                   bool dst_outer);
 
 }  // namespace tilecheck::impl::kernels
 
 namespace tilecheck::impl::kernels {
 
-// memcpy, with non-temporal stores when `stream`.
-void copy_bytes(uint8_t* dst, const uint8_t* src, int64_t n, bool stream);
 // Orders earlier non-temporal stores (sfence on x86).
 void flush_streams();
 

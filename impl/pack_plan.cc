@@ -53,8 +53,8 @@ struct Mover {
   // Sub-byte pack only: the buffer was not zeroed up front, every leaf
   // covers whole bytes and assigns them.
   bool assign_bytes = false;
-  // Non-temporal stores for contiguous runs and SIMD kernels (destinations
-  // far larger than the caches).
+  // Non-temporal stores in the SIMD interleave kernels (destinations far
+  // larger than the caches). Plain block copies measured faster without.
   bool stream = false;
 
   bool byte_elements() const { return bits % 8 == 0; }
@@ -81,7 +81,7 @@ struct Mover {
       uint8_t* out = dst + phys * nb;
       const uint8_t* in = src + dense * nb;
       if (dense_stride == 1) {
-        kernels::copy_bytes(out, in, n * nb, stream);
+        std::memcpy(out, in, n * nb);
       } else {
         for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * nb, in + i * dense_stride * nb, nb);
       }
@@ -89,7 +89,7 @@ struct Mover {
       const uint8_t* in = src + phys * nb;
       uint8_t* out = dst + dense * nb;
       if (dense_stride == 1) {
-        kernels::copy_bytes(out, in, n * nb, stream);
+        std::memcpy(out, in, n * nb);
       } else {
         for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * dense_stride * nb, in + i * nb, nb);
       }
@@ -97,6 +97,25 @@ struct Mover {
   }
 
   // Scalar block of fixed-size elements: column c, row r.
+  // 32-bit transpose: dense rows r (stride sb) become physical columns of
+  // `tiles` blocks of n. Preconditions: rows, tiles*n <= kMaxTransposeRows.
+  static constexpr int64_t kMaxTransposeRows = 1024;
+  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows,
+                 int64_t tiles, int64_t tile_phys) const {
+    const uint8_t* in[kMaxTransposeRows];
+    uint8_t* out[kMaxTransposeRows];
+    const int64_t cols = n * tiles;
+    if (pack) {
+      for (int64_t r = 0; r < rows; ++r) in[r] = src + (dense + r * sb) * 4;
+      for (int64_t j = 0; j < cols; ++j) out[j] = dst + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      kernels::transpose_u32(in, out, rows, cols, false);  // dense rows outer
+    } else {
+      for (int64_t j = 0; j < cols; ++j) in[j] = src + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      for (int64_t r = 0; r < rows; ++r) out[r] = dst + (dense + r * sb) * 4;
+      kernels::transpose_u32(in, out, cols, rows, true);  // dense rows outer
+    }
+  }
+
   // Pack: zero rows [rows, width) of each of the n columns.
   void padding_columns(int64_t phys, int64_t width, int64_t n, int64_t rows) const {
     if (rows == width) return;
@@ -127,6 +146,17 @@ struct Mover {
   // `width`. Physical range [phys, phys + n*width) is the block's own.
   void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
              int64_t rows) const {
+    block_run(dense, sa, sb, phys, width, n, rows, 1, 0);
+  }
+
+  // `tiles` neighbouring blocks at once (Schedule::fuse): block t starts at
+  // dense + t*n (columns contiguous across blocks) and phys + t*tile_phys.
+  void block_run(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
+                 int64_t rows, int64_t tiles, int64_t tile_phys) const {
+    if (tiles > 1) {
+      transpose(dense, sb, phys, width, n, rows, tiles, tile_phys);
+      return;
+    }
     if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
     if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
       // Rows contiguous on both sides: one block copy per column.
@@ -136,10 +166,8 @@ struct Mover {
       }
       return;
     }
-    if (byte_elements() && nb == 4 && sa == 1) {
-      // A transpose: dense rows r (stride sb) become physical columns.
-      pack ? kernels::transpose_u32(src + dense * 4, sb, dst + phys * 4, width, rows, n)
-           : kernels::transpose_u32(src + phys * 4, width, dst + dense * 4, sb, n, rows);
+    if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
+      transpose(dense, sb, phys, width, n, rows, 1, 0);
       padding_columns(phys, width, n, rows);
       return;
     }
@@ -208,6 +236,10 @@ struct Schedule {
   size_t leaf = 0;
   bool block_leaf = false;
   bool assign_bytes = false;  // see Mover
+  // Transposing leaves of 32-bit elements take `fuse` neighbouring tiles of
+  // the digit above at once, so each dense row is touched in whole cache
+  // lines (a column-major source read 32 bytes per row per tile otherwise).
+  int64_t fuse = 1;
 };
 
 Schedule make_schedule(const CompiledLayout& c) {
@@ -233,6 +265,20 @@ Schedule make_schedule(const CompiledLayout& c) {
   if (s.nest.constraints.empty() && run * c.dense_element_bytes < 64) {
     std::stable_sort(digits.begin(), digits.begin() + s.leaf,
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
+  }
+  if (s.block_leaf && s.leaf >= 2 && s.nest.constraints.empty() && c.bits == 32) {
+    const Digit& above = digits[s.leaf - 1];
+    const Digit& a = digits[s.leaf];
+    const Digit& b = digits[s.leaf + 1];
+    if (a.src_stride == 1 && b.src_stride != 1 && above.src_stride == a.extent &&
+        b.extent <= Mover::kMaxTransposeRows) {
+      for (int64_t f : {4, 2}) {
+        if (above.extent % f == 0 && f * a.extent <= Mover::kMaxTransposeRows) {
+          s.fuse = f;
+          break;
+        }
+      }
+    }
   }
   if (c.bits % 8 != 0 && s.block_leaf) {
     bool aligned = (digits[n - 1].extent * c.bits) % 8 == 0;
@@ -285,6 +331,16 @@ struct Walker {
                 b.extent, end - begin, rows);
       } else {
         leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
+      }
+      return;
+    }
+    if (schedule.fuse > 1 && depth + 1 == schedule.leaf) {
+      // No constraints here (see make_schedule): every tile is whole.
+      const Digit& a = nest.digits[depth + 1];
+      const Digit& b = nest.digits[depth + 2];
+      for (int64_t f = begin; f < end; f += schedule.fuse) {
+        m.block_run(dense + f * d.src_stride, a.src_stride, b.src_stride, phys + f * d.dst_stride,
+                    b.extent, a.extent, b.extent, schedule.fuse, d.dst_stride);
       }
       return;
     }

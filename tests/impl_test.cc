@@ -35,6 +35,8 @@ const std::vector<std::string>& extra_layouts() {
       "f64[2,3,4]{0,2,1:T(2,2)(2,1,1)}",
       "bf16[6]{0:T(2,4,2)(2,1,2)}",
       "u2[11,5]{0,1:T(4,4)(4,1)L(64)}",
+      "f32[256,16]{0,1:T(8,128)}",         // column-major: transposing leaves, 2 tiles fused
+      "f32[512,32]{0,1:T(8,128)}",         // 4 tiles fused
       "f32[1,1,1]{2,1,0}",
       "f32[]",
   };
