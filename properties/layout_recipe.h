@@ -1,0 +1,518 @@
+// The layout recipe: one description of "an interesting shape with layout",
+// driven by whatever supplies the choices.
+//
+// Every generator here is a template over a source of choices `C`:
+//
+//   int64_t c.in_range(int64_t lo, int64_t hi)   a value in [lo, hi]
+//   size_t  c.pick(std::span<const int> weights)  an index i with probability
+//                                                 weights[i] / sum(weights)
+//   bool    c.flip()                              a coin
+//
+// so the same code serves RapidCheck (properties/rc_layout_gen.h: every
+// choice is a shrinkable `*gen`), libFuzzer (properties/fuzzed_choices.h:
+// choices read from a FuzzedDataProvider) and any runner that replays choices.
+//
+// Shrinking contract: the SMALLEST choice means the SIMPLEST layout. A source
+// that shrinks towards (or, out of data, returns) lo / index 0 / false gets
+// rank 0, dims of 1, f32, the default minor_to_major, no tiles, no L/E/S. So
+// every weighted table below lists its simplest option first, and optional
+// features are switched on by a `true`.
+//
+// Validity contract: make_layout always returns a layout spec::validate
+// accepts, with at most `limits.max_elements` elements and at most
+// `limits.max_padded_elements` padded positions, so that exhaustive properties
+// stay fast. The bounds are met by repair (halve the largest dim; first drop
+// trailing tiles that alone exceed the budget), never by rejection, so every
+// choice sequence yields a case.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/model.h"
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::props {
+
+template <class C>
+concept LayoutChoices = requires(C& c, int64_t lo, int64_t hi, std::span<const int> weights) {
+  { c.in_range(lo, hi) } -> std::convertible_to<int64_t>;
+  { c.pick(weights) } -> std::convertible_to<size_t>;
+  { c.flip() } -> std::convertible_to<bool>;
+};
+
+struct RecipeLimits {
+  int64_t max_elements = int64_t{1} << 12;         // logical element count
+  int64_t max_padded_elements = int64_t{1} << 14;  // D5 padded count
+};
+
+// pick() and flip() derived from in_range(), for sources that supply only
+// in_range (both adapters do): index 0 and false are the low ends.
+template <class Derived>
+struct PicksFromRange {
+  size_t pick(std::span<const int> weights) {
+    int64_t total = 0;
+    for (int w : weights) total += w;
+    int64_t r = self().in_range(0, total - 1);
+    for (size_t i = 0; i < weights.size(); ++i) {
+      if (r < weights[i]) return i;
+      r -= weights[i];
+    }
+    return weights.size() - 1;  // unreachable for a positive total
+  }
+  bool flip() { return self().in_range(0, 1) == 1; }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// ---------------------------------------------------------------------------
+// Small helpers over choices.
+
+template <LayoutChoices C>
+size_t pick(C& c, std::initializer_list<int> weights) {
+  return static_cast<size_t>(c.pick(std::span<const int>(weights.begin(), weights.size())));
+}
+
+// A uniform choice among `values`; shrinks towards the first.
+template <class T, LayoutChoices C>
+T one_of(C& c, std::initializer_list<T> values) {
+  return values.begin()[c.in_range(0, static_cast<int64_t>(values.size()) - 1)];
+}
+
+// A weighted switch: `true` with probability num/den; shrinks to false.
+template <LayoutChoices C>
+bool sometimes(C& c, int num, int den) {
+  return pick(c, {den - num, num}) == 1;
+}
+
+// ---------------------------------------------------------------------------
+// Element types: the common ones weighted up, every type reachable.
+
+template <LayoutChoices C>
+ElementType make_element_type(C& c) {
+  static constexpr std::array<ElementType, 8> kCommon = {
+      ElementType::kF32, ElementType::kBF16, ElementType::kS8,  ElementType::kPred,
+      ElementType::kS4,  ElementType::kF16,  ElementType::kS32, ElementType::kU8};
+  const size_t i = pick(c, {12, 6, 4, 3, 3, 3, 3, 2, 6});
+  if (i < kCommon.size()) return kCommon[i];
+  const std::vector<ElementType>& all = all_element_types();
+  return all[c.in_range(0, static_cast<int64_t>(all.size()) - 1)];
+}
+
+// ---------------------------------------------------------------------------
+// Dims: small (shrinks to 1), zero, primes, powers of two, ragged sizes.
+
+template <LayoutChoices C>
+int64_t make_dim(C& c) {
+  switch (pick(c, {8, 1, 2, 2, 3})) {
+    case 0: return c.in_range(1, 8);
+    case 1: return 0;
+    case 2: return one_of(c, {2, 3, 5, 7, 11, 13, 17, 31, 61, 127, 131});
+    case 3: return int64_t{1} << c.in_range(0, 9);
+    default:  // ragged around the TPU tile sizes
+      return one_of(c, {9, 7, 15, 17, 33, 63, 65, 127, 129, 130, 255, 257, 300, 333});
+  }
+}
+
+// The default minor_to_major (n-1, ..., 0) or a permutation of it. Each swap
+// j = i - choice shrinks to "no swap", so permutations shrink to the default.
+template <LayoutChoices C>
+std::vector<int64_t> make_minor_to_major(C& c, int64_t rank) {
+  std::vector<int64_t> m2m = default_layout(rank).minor_to_major;
+  if (rank < 2 || !sometimes(c, 1, 3)) return m2m;
+  for (int64_t i = rank - 1; i > 0; --i) std::swap(m2m[i], m2m[i - c.in_range(0, i)]);
+  return m2m;
+}
+
+// ---------------------------------------------------------------------------
+// Tiles.
+
+// The shape after the tiles chosen so far (the spec's D2 bounds).
+inline std::vector<int64_t> current_bounds(const ShapeWithLayout& shape) {
+  return spec::tiled_shape(shape);
+}
+
+// The TPU formats of DESIGN.md for this type and physical shape, weighted
+// towards the one XLA would choose. May set E(n) (4-bit and 1-bit forms).
+template <LayoutChoices C>
+void apply_tpu_format(C& c, ShapeWithLayout& shape) {
+  const std::vector<int64_t> physical = current_bounds(shape);
+  const int64_t second_minor = physical.size() >= 2 ? physical[physical.size() - 2] : 1;
+  const int bits = natural_bit_width(shape.type);
+  std::vector<Tile>& tiles = shape.layout.tiles;
+  // Index 0: the plain (8,128), correct for 32-bit types and usable for all.
+  switch (pick(c, {4, 6, 2})) {
+    case 0:
+      tiles = {Tile{{8, 128}}};
+      return;
+    case 1:  // the natural format for the element width
+      if (shape.type == ElementType::kPred) {
+        tiles = {Tile{{32, 128}}, Tile{{32, 1}}};
+        shape.layout.element_size_bits = 1;
+      } else if (bits == 16) {
+        tiles = {Tile{{8, 128}}, Tile{{2, 1}}};
+      } else if (bits == 8) {
+        tiles = {Tile{{8, 128}}, Tile{{4, 1}}};
+      } else if (bits == 4) {
+        tiles = {Tile{{8, 128}}, Tile{{8, 1}}};
+        shape.layout.element_size_bits = 4;
+      } else if (bits < 4) {
+        tiles = {Tile{{8, 128}}, Tile{{32 / bits, 1}}};
+      } else {
+        tiles = {Tile{{8, 128}}};
+      }
+      return;
+    default:  // small second-minor dim: (2,128) for 1 or 2, (4,128) for 3 or 4
+      tiles = {Tile{{second_minor <= 2 ? 2 : 4, 128}}};
+      return;
+  }
+}
+
+// One tile entry aimed at a dim of size `dim`: shorter, equal, longer, a
+// power of two, or '*' when `may_combine`.
+template <LayoutChoices C>
+int64_t make_tile_entry(C& c, int64_t dim, bool may_combine) {
+  switch (pick(c, {6, 3, 3, 1, 2, may_combine ? 2 : 0})) {
+    case 0: return c.in_range(1, 4);
+    case 1: return std::max<int64_t>(dim, 1);                      // equal to the shape
+    case 2: return int64_t{1} << c.in_range(1, 7);                 // 2..128
+    case 3: return one_of(c, {3, 5, 7});
+    case 4: return std::max<int64_t>(dim, 1) + c.in_range(1, 8);   // longer than the shape
+    default: return kCombineDim;
+  }
+}
+
+// One tiling level on a shape whose current bounds are `bounds`, after a
+// previous level of `previous_length` entries (0 for the first level).
+template <LayoutChoices C>
+Tile make_tile_level(C& c, const std::vector<int64_t>& bounds, size_t previous_length) {
+  const int64_t rank = static_cast<int64_t>(bounds.size());
+  // The dim a tile of length k puts entry i on (1 in the D3 extension).
+  auto dim_under = [&](int64_t k, int64_t i) {
+    const int64_t at = rank - k + i;
+    return at >= 0 ? bounds[at] : int64_t{1};
+  };
+  const bool later = previous_length > 0;
+  const int64_t inner = static_cast<int64_t>(previous_length);
+  switch (pick(c, {6, later ? 3 : 0, later && rank > inner ? 2 : 0})) {
+    case 1:  // inside the previous tile: (2,1), (4,1), ... on its inner dims
+      return Tile{{one_of(c, {2, 4, 8, 3, 16, 32}), 1}};
+    case 2: {  // reaching into the cross-tile (outer) dims: (2,1,1,1)
+      const int64_t k = c.in_range(inner + 1, rank);
+      Tile t;
+      for (int64_t i = 0; i < k; ++i) t.dims.push_back(sometimes(c, 1, 3) ? c.in_range(2, 4) : 1);
+      return t;
+    }
+    default: {  // general: any length up to one past the rank (D3)
+      const int64_t k = c.in_range(1, std::max<int64_t>(rank, 1) + 1);
+      Tile t;
+      for (int64_t i = 0; i < k; ++i) t.dims.push_back(make_tile_entry(c, dim_under(k, i), i + 1 < k));
+      return t;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Budget repair (see the validity contract above).
+
+inline std::optional<int64_t> padded_count_or_overflow(const ShapeWithLayout& shape) {
+  try {
+    return spec::padded_element_count(shape);
+  } catch (const Error&) {
+    return std::nullopt;  // int64 overflow: over any budget
+  }
+}
+
+inline bool within(const ShapeWithLayout& shape, const RecipeLimits& limits) {
+  const std::optional<int64_t> padded = padded_count_or_overflow(shape);
+  return padded && *padded <= limits.max_padded_elements;
+}
+
+inline void fit_to_budget(ShapeWithLayout& shape, const RecipeLimits& limits) {
+  auto halve_largest_dim = [&] {
+    auto largest = std::max_element(shape.dims.begin(), shape.dims.end());
+    *largest /= 2;  // only called when *largest > 1, so it stays >= 1
+  };
+  auto largest_dim = [&] {
+    return shape.dims.empty() ? int64_t{0}
+                              : *std::max_element(shape.dims.begin(), shape.dims.end());
+  };
+  int64_t count = 1;
+  for (int64_t d : shape.dims) count *= d;  // dims <= 512, rank <= 6: no overflow
+  while (count > limits.max_elements) {
+    halve_largest_dim();
+    count = 1;
+    for (int64_t d : shape.dims) count *= d;
+  }
+  // Tiles too large even for a shape of ones go (last level first).
+  ShapeWithLayout ones = shape;
+  for (int64_t& d : ones.dims) d = std::min<int64_t>(d, 1);
+  while (!ones.layout.tiles.empty() && !within(ones, limits)) ones.layout.tiles.pop_back();
+  shape.layout.tiles = ones.layout.tiles;
+  // Padded count is monotone in the dims and fits at all-ones: halve.
+  while (!within(shape, limits) && largest_dim() > 1) halve_largest_dim();
+}
+
+// ---------------------------------------------------------------------------
+// Valid layouts.
+
+template <LayoutChoices C>
+ShapeWithLayout make_layout(C& c, const RecipeLimits& limits = {}) {
+  ShapeWithLayout shape;
+  shape.type = make_element_type(c);
+  const int64_t rank = static_cast<int64_t>(pick(c, {1, 3, 6, 4, 2, 1, 1}));
+  for (int64_t i = 0; i < rank; ++i) shape.dims.push_back(make_dim(c));
+  shape.layout.minor_to_major = make_minor_to_major(c, rank);
+
+  switch (pick(c, {3, 4, 5})) {
+    case 0: break;  // untiled
+    case 1: apply_tpu_format(c, shape); break;
+    default: {
+      const int64_t levels = c.in_range(1, 3);
+      size_t previous_length = 0;
+      for (int64_t level = 0; level < levels; ++level) {
+        Tile t = make_tile_level(c, current_bounds(shape), previous_length);
+        previous_length = t.dims.size();
+        shape.layout.tiles.push_back(std::move(t));
+      }
+    }
+  }
+  if (sometimes(c, 1, 6)) shape.layout.tail_padding_alignment = one_of<int64_t>(c, {2, 3, 4, 8, 16, 128, 1024, 1});
+  if (sometimes(c, 1, 8)) {
+    shape.layout.element_size_bits = one_of<int64_t>(c, {8, 1, 2, 4, 16, 32, 3, 5, 12, 24, 64, 128});
+  }
+  if (sometimes(c, 1, 10)) shape.layout.memory_space = c.in_range(0, 3);
+  fit_to_budget(shape, limits);
+  return shape;
+}
+
+// A second layout of the same dims and element width as `from` (a relayout
+// partner): its own minor_to_major, tiles and L(n). The partner's budget is
+// met by dropping its tiles and L(n), never by changing the shared dims.
+template <LayoutChoices C>
+ShapeWithLayout make_partner_layout(C& c, const ShapeWithLayout& from, const RecipeLimits& limits = {}) {
+  ShapeWithLayout to = make_layout(c, limits);
+  to.type = from.type;
+  to.dims = from.dims;
+  to.layout.minor_to_major = make_minor_to_major(c, from.rank());
+  to.layout.element_size_bits = from.layout.element_size_bits;
+  // Tiles chosen for other dims are still valid here; only the size can fail.
+  while (!within(to, limits)) {
+    if (!to.layout.tiles.empty()) {
+      to.layout.tiles.pop_back();
+    } else {
+      to.layout.tail_padding_alignment.reset();
+    }
+  }
+  return to;
+}
+
+// A valid layout with at least one element (zero dims raised to 1).
+template <LayoutChoices C>
+ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {
+  ShapeWithLayout shape = make_layout(c, limits);
+  for (int64_t& d : shape.dims) d = std::max<int64_t>(d, 1);
+  fit_to_budget(shape, limits);
+  return shape;
+}
+
+// ---------------------------------------------------------------------------
+// Elements and dense data for a given valid layout.
+
+// An in-bounds element; precondition: the shape has at least one element.
+// Half the time a coordinate is the last one of its dim (the ragged tail).
+template <LayoutChoices C>
+std::vector<int64_t> make_element(C& c, const ShapeWithLayout& shape) {
+  std::vector<int64_t> e;
+  for (int64_t d : shape.dims) e.push_back(sometimes(c, 1, 3) ? d - 1 : c.in_range(0, d - 1));
+  return e;
+}
+
+// splitmix64: a seeded stream for bulk data (one choice per array, not per byte).
+inline uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// The dense array with the bits above the element width cleared in every
+// element: what unpack(pack(x)) returns.
+inline std::vector<uint8_t> canonical_dense(const ShapeWithLayout& shape,
+                                            std::vector<uint8_t> dense) {
+  const int64_t bits = shape.element_bits();
+  const int64_t bytes_per_element = shape.dense_element_bytes();
+  const int64_t tail_bits = bits % 8;
+  if (tail_bits == 0) return dense;
+  const uint8_t mask = static_cast<uint8_t>((1u << tail_bits) - 1);
+  for (size_t i = bytes_per_element - 1; i < dense.size(); i += bytes_per_element) dense[i] &= mask;
+  return dense;
+}
+
+// Dense data (spec::pack's dense contract): dense_byte_size bytes. Simplest
+// first: element i holds i+1 (distinct, non-zero, readable in a
+// counterexample); else seeded random bytes, optionally with garbage in the
+// bits above the element width, which pack must ignore.
+template <LayoutChoices C>
+std::vector<uint8_t> make_dense_data(C& c, const ShapeWithLayout& shape) {
+  const int64_t bytes_per_element = shape.dense_element_bytes();
+  const int64_t count = spec::element_count(shape);
+  std::vector<uint8_t> dense(static_cast<size_t>(count * bytes_per_element), 0);
+  const bool random = c.flip();
+  const bool keep_high_bits = random && c.flip();
+  uint64_t state = random ? static_cast<uint64_t>(c.in_range(0, int64_t{1} << 40)) : 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t word = random ? splitmix64(state) : static_cast<uint64_t>(i + 1);
+    for (int64_t b = 0; b < bytes_per_element; ++b) {
+      if (b > 0 && b % 8 == 0) word = random ? splitmix64(state) : 0;
+      dense[i * bytes_per_element + b] = static_cast<uint8_t>(word >> (8 * (b % 8)));
+    }
+  }
+  return keep_high_bits ? dense : canonical_dense(shape, dense);
+}
+
+// ---------------------------------------------------------------------------
+// Invalid layouts: one generator per error class of D9.
+
+enum class InvalidKind {
+  kSyntax,                 // text only: the parser rejects it, with a column
+  kTileEntryNotPositive,   // T(0,..) or a negative entry
+  kCombineLast,            // '*' as the last entry of a tile
+  kEmptyTile,              // T()
+  kMinorToMajorNotPermutation,  // repeated, out of range, or wrong length
+  kNegativeDim,
+  kTailPaddingBelowOne,    // L(0)
+  kElementBitsOutOfRange,  // E(0), E(129)
+  kMemorySpaceNegative,    // S(-1)
+  kSizeOverflow,           // a size past int64
+  kSymbolicDim,            // '?' outside the proofs
+};
+
+inline std::string_view invalid_kind_name(InvalidKind kind) {
+  switch (kind) {
+    case InvalidKind::kSyntax: return "syntax";
+    case InvalidKind::kTileEntryNotPositive: return "tile entry not positive";
+    case InvalidKind::kCombineLast: return "'*' last in a tile";
+    case InvalidKind::kEmptyTile: return "empty tile";
+    case InvalidKind::kMinorToMajorNotPermutation: return "minor_to_major not a permutation";
+    case InvalidKind::kNegativeDim: return "negative dim";
+    case InvalidKind::kTailPaddingBelowOne: return "L(n) below 1";
+    case InvalidKind::kElementBitsOutOfRange: return "E(n) outside 1..128";
+    case InvalidKind::kMemorySpaceNegative: return "negative S(n)";
+    case InvalidKind::kSizeOverflow: return "size overflows int64";
+    case InvalidKind::kSymbolicDim: return "symbolic dim";
+  }
+  return "?";
+}
+
+struct InvalidLayout {
+  InvalidKind kind;
+  std::string text;                      // always set; parse + validate must throw
+  std::optional<ShapeWithLayout> shape;  // the struct form, where one exists
+};
+
+// Text corruptions that no valid layout text contains.
+template <LayoutChoices C>
+std::string make_syntax_error(C& c, const std::string& valid) {
+  const int64_t n = static_cast<int64_t>(valid.size());
+  switch (pick(c, {3, 1, 1, 1, 1, 1, 1, 1})) {
+    case 0: {  // a character that never appears in the syntax, anywhere
+      const int64_t at = c.in_range(0, n);
+      return valid.substr(0, at) + one_of(c, {'#', '@', '!', '-', '%'}) + valid.substr(at);
+    }
+    case 1: return "f31" + valid.substr(valid.find('['));         // unknown type
+    case 2: return valid.substr(0, valid.find(']'));               // unclosed dims
+    case 3: return valid + "}";                                    // trailing text
+    case 4: return "f32[3,5]{1,0:L(2)T(2,2)}";                     // properties out of order
+    case 5: return "f32[3,5]{1,0:E(4)E(4)}";                       // a property twice
+    case 6: return "f32[99999999999999999999]";                    // a number past int64
+    default: return "f32[3,5]{1,0:T(2,2}";                         // unclosed tile
+  }
+}
+
+template <LayoutChoices C>
+InvalidLayout make_invalid_layout(C& c, const RecipeLimits& limits = {}) {
+  // Start from a valid layout of rank >= 1 and break one thing.
+  ShapeWithLayout shape = make_layout(c, limits);
+  if (shape.dims.empty()) {
+    shape.dims = {3};
+    shape.layout.minor_to_major = {0};
+  }
+  const int64_t rank = shape.rank();
+  auto kind = static_cast<InvalidKind>(pick(c, {3, 2, 2, 1, 2, 1, 1, 1, 1, 2, 1}));
+  auto some_tile = [&]() -> Tile& {
+    if (shape.layout.tiles.empty()) shape.layout.tiles.push_back(Tile{{2}});
+    return shape.layout.tiles[c.in_range(0, static_cast<int64_t>(shape.layout.tiles.size()) - 1)];
+  };
+  switch (kind) {
+    case InvalidKind::kSyntax:
+      return {kind, make_syntax_error(c, print_shape(shape)), std::nullopt};
+    case InvalidKind::kTileEntryNotPositive: {
+      Tile& t = some_tile();
+      // 0, -3, -6, -9: never -1, which is kCombineDim.
+      t.dims[c.in_range(0, static_cast<int64_t>(t.dims.size()) - 1)] = -3 * c.in_range(0, 3);
+      break;
+    }
+    case InvalidKind::kCombineLast:
+      some_tile().dims.back() = kCombineDim;
+      break;
+    case InvalidKind::kEmptyTile:
+      some_tile().dims.clear();
+      break;
+    case InvalidKind::kMinorToMajorNotPermutation:
+      switch (pick(c, {1, 1, 1})) {
+        case 0: shape.layout.minor_to_major.push_back(0); break;  // wrong length, repeats 0
+        case 1: shape.layout.minor_to_major[c.in_range(0, rank - 1)] = rank + c.in_range(0, 2); break;
+        default:
+          if (rank >= 2) {
+            shape.layout.minor_to_major[0] = shape.layout.minor_to_major[1];
+          } else {
+            shape.layout.minor_to_major.pop_back();
+          }
+      }
+      break;
+    case InvalidKind::kNegativeDim:
+      shape.dims[c.in_range(0, rank - 1)] = -c.in_range(1, 5);
+      break;
+    case InvalidKind::kTailPaddingBelowOne:
+      shape.layout.tail_padding_alignment = -c.in_range(0, 2);
+      break;
+    case InvalidKind::kElementBitsOutOfRange:
+      shape.layout.element_size_bits = c.flip() ? 129 + c.in_range(0, 1000) : -c.in_range(0, 8);
+      break;
+    case InvalidKind::kMemorySpaceNegative:
+      shape.layout.memory_space = -c.in_range(1, 3);
+      break;
+    case InvalidKind::kSizeOverflow:
+      for (int64_t& d : shape.dims) d = std::max<int64_t>(d, 1);
+      if (rank == 1 || c.flip()) {
+        // A ragged dim just past 2^62 under a tile of 2^62: the padded count
+        // is at least 2 * 2^62 = 2^63.
+        shape.layout.tiles = {Tile{{int64_t{1} << 62}}};
+        shape.dims[shape.layout.minor_to_major[0]] = (int64_t{1} << 62) + c.in_range(1, 1000);
+      } else {
+        // Two dims of at least 2^32: the element count reaches 2^64.
+        shape.dims[0] = (int64_t{1} << 32) + c.in_range(0, 1000);
+        shape.dims[1] = (int64_t{1} << 32) + c.in_range(0, 1000);
+      }
+      break;
+    case InvalidKind::kSymbolicDim:
+      shape.dims[c.in_range(0, rank - 1)] = kSymbolicDim;
+      break;
+  }
+  // Negative dims and entries have no text form the parser reads as that
+  // struct; their printed text is still invalid (a '-' where a number goes).
+  return {kind, print_shape(shape), shape};
+}
+
+}  // namespace tilecheck::props

@@ -1,0 +1,24 @@
+# ctest step of one mutant: run the impl properties linked against it and
+# pass only if a property fails with a RapidCheck counterexample. Prints the
+# failing property and its minimal counterexample.
+#
+#   cmake -DNAME=<mutant> -DWHY=<description> -DRUNNER=<binary> -P run_mutant.cmake
+execute_process(COMMAND "${RUNNER}" --gtest_fail_fast --gtest_color=no
+                RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "Falsifiable" at)
+if(result EQUAL 0 OR at EQUAL -1)
+  message("${out}\n${err}")
+  if(result EQUAL 0)
+    message(FATAL_ERROR "mutant '${NAME}' SURVIVED: every property passed against it (${WHY})")
+  endif()
+  message(FATAL_ERROR "mutant '${NAME}' was not caught by a property (exit ${result}, no "
+                      "counterexample); it crashed instead (${WHY})")
+endif()
+# The failing test's block: from its "[ RUN" line to its "[  FAILED  ]" line.
+string(SUBSTRING "${out}" 0 ${at} before)
+string(FIND "${before}" "[ RUN      ]" run_at REVERSE)
+string(SUBSTRING "${out}" ${run_at} -1 rest)
+string(FIND "${rest}" "[  FAILED  ]" end_at)
+string(SUBSTRING "${rest}" 0 ${end_at} block)
+string(REGEX MATCH "\\[ RUN      \\] ([A-Za-z0-9_.]+)" _ "${block}")
+message("mutant '${NAME}' (${WHY}) CAUGHT by ${CMAKE_MATCH_1}:\n${block}")

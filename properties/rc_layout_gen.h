@@ -1,0 +1,97 @@
+// RapidCheck generators over the layout recipe (properties/layout_recipe.h).
+//
+// RcChoices turns every recipe choice into a `*rc::gen` pick inside
+// rc::gen::exec, so RapidCheck records and shrinks the choices themselves:
+// each shrinks towards lo / index 0 / false, which the recipe maps to the
+// simplest layout. Picks run at full size (kFullSize) so the recipe's weights
+// hold from the first case; small layouts come from shrinking, not from
+// RapidCheck's size ramp.
+//
+// showValue overloads make counterexamples print as layout text.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <ostream>
+#include <span>
+#include <vector>
+
+#include "properties/layout_recipe.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::props {
+
+class RcChoices : public PicksFromRange<RcChoices> {
+ public:
+  static constexpr int kFullSize = 100;  // RapidCheck's default max_size
+
+  int64_t in_range(int64_t lo, int64_t hi) {
+    if (hi <= lo) return lo;
+    return *rc::gen::resize(kFullSize, rc::gen::inRange<int64_t>(lo, hi + 1));
+  }
+};
+
+// A generator running `recipe(choices)` with RapidCheck picks as the choices.
+template <class Recipe>
+auto gen_from_recipe(Recipe recipe) {
+  return rc::gen::exec([recipe] {
+    RcChoices c;
+    return recipe(c);
+  });
+}
+
+inline rc::Gen<ShapeWithLayout> gen_layout(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) { return make_layout(c, limits); });
+}
+
+inline rc::Gen<InvalidLayout> gen_invalid_layout(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) { return make_invalid_layout(c, limits); });
+}
+
+// A layout with at least one element, and one of its elements.
+struct LayoutAndElement {
+  ShapeWithLayout shape;
+  std::vector<int64_t> element;
+};
+inline rc::Gen<LayoutAndElement> gen_layout_and_element(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) {
+    ShapeWithLayout shape = make_nonempty_layout(c, limits);
+    return LayoutAndElement{shape, make_element(c, shape)};
+  });
+}
+
+// A layout and dense data for it.
+struct LayoutAndData {
+  ShapeWithLayout shape;
+  std::vector<uint8_t> dense;
+};
+inline rc::Gen<LayoutAndData> gen_layout_and_data(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) {
+    ShapeWithLayout shape = make_layout(c, limits);
+    return LayoutAndData{shape, make_dense_data(c, shape)};
+  });
+}
+
+}  // namespace tilecheck::props
+
+namespace tilecheck {
+
+inline void showValue(const ShapeWithLayout& shape, std::ostream& os) { os << print_shape(shape); }
+
+namespace props {
+inline void showValue(const InvalidLayout& invalid, std::ostream& os) {
+  os << invalid_kind_name(invalid.kind) << ": " << invalid.text;
+}
+inline void showValue(const LayoutAndElement& v, std::ostream& os) {
+  os << print_shape(v.shape) << " element (";
+  for (size_t i = 0; i < v.element.size(); ++i) os << (i ? "," : "") << v.element[i];
+  os << ")";
+}
+inline void showValue(const LayoutAndData& v, std::ostream& os) {
+  os << print_shape(v.shape) << " dense[" << v.dense.size() << "] =";
+  for (size_t i = 0; i < v.dense.size() && i < 64; ++i) os << ' ' << int(v.dense[i]);
+  if (v.dense.size() > 64) os << " ...";
+}
+}  // namespace props
+
+}  // namespace tilecheck

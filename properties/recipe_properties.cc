@@ -1,0 +1,44 @@
+// Properties of the recipe itself: what it promises its users (the other
+// properties, the fuzzers) — valid layouts within the budget, invalid layouts
+// that really are invalid, elements in bounds, dense data of the right size —
+// and that its weighted choices reach every feature it claims to cover.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>  // after gtest.h, which it needs
+
+#include "properties/rc_layout_gen.h"
+#include "spec/semantics.h"
+
+namespace tilecheck::props {
+namespace {
+
+RC_GTEST_PROP(Recipe, LayoutsAreValidAndWithinBudget, ()) {
+  const RecipeLimits limits;
+  const ShapeWithLayout shape = *gen_layout(limits);
+  spec::validate(shape);
+  RC_ASSERT(shape.rank() <= 6);
+  RC_ASSERT(spec::element_count(shape) <= limits.max_elements);
+  RC_ASSERT(spec::padded_element_count(shape) <= limits.max_padded_elements);
+  RC_TAG(shape.layout.tiles.size());  // tile levels; the full feature tally is recipe_coverage_test
+}
+
+RC_GTEST_PROP(Recipe, ElementsAreInBounds, ()) {
+  const LayoutAndElement v = *gen_layout_and_element();
+  spec::validate_element(v.shape, v.element);  // throws if out of bounds
+  RC_ASSERT(spec::padded_element_count(v.shape) <= RecipeLimits{}.max_padded_elements);
+}
+
+RC_GTEST_PROP(Recipe, DenseDataHasTheDenseSize, ()) {
+  const LayoutAndData v = *gen_layout_and_data();
+  RC_ASSERT(static_cast<int64_t>(v.dense.size()) == spec::dense_byte_size(v.shape));
+}
+
+// The invalid generator's struct form is rejected by the spec's validation.
+RC_GTEST_PROP(Recipe, InvalidStructsAreInvalid, ()) {
+  const InvalidLayout invalid = *gen_invalid_layout();
+  RC_TAG(invalid_kind_name(invalid.kind));
+  if (!invalid.shape) return;
+  RC_ASSERT_THROWS_AS(spec::validate(*invalid.shape), Error);
+}
+
+}  // namespace
+}  // namespace tilecheck::props
