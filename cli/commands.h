@@ -13,5 +13,7 @@ void add_size_command(CLI::App& app);         // cli/size.cc
 void add_explain_command(CLI::App& app);      // cli/explain.cc
 void add_draw_command(CLI::App& app);         // cli/draw.cc
 void add_gate_command(CLI::App& app);         // cli/gate_command.cc, checks in cli/gate_checks.cc
+void add_prove_command(CLI::App& app);        // cli/prove.cc (Z3 proofs, proofs/)
+void add_equiv_command(CLI::App& app);        // cli/prove.cc
 
 }  // namespace tilecheck::cli

@@ -100,7 +100,7 @@ void draw_memory(std::ostream& out, const ShapeWithLayout& shape, int64_t max_ro
   size_t width = 1;
   for (int64_t p = 0; p < shown; ++p) {
     const auto e = spec::delinearize(shape, p);
-    cells.push_back(e ? join(*e) : ".");
+    cells.push_back(!e ? "." : e->empty() ? "()" : join(*e));  // "()": the scalar
     width = std::max(width, cells.back().size());
   }
   const size_t label_width = std::to_string(shown - 1).size() + 2;

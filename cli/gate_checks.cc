@@ -1,5 +1,6 @@
 #include "cli/gate_checks.h"
 
+#include <algorithm>
 #include <random>
 
 #include "cli/common.h"
@@ -43,26 +44,32 @@ Element element_at(int64_t i, const std::vector<int64_t>& dims) {
 
 std::string shown(const std::optional<Element>& e) { return e ? tuple(*e) : "padding"; }
 
-// Calls visit(e) for every element when there are at most `limit`, else for
-// `samples` random ones; visit returns an error detail or "" to go on.
-// Returns the first error, or "" and sets `visited`.
+// Calls visit(e) for every element, row-major, until it returns an error
+// detail (non-empty), which is returned; counts the elements visited.
+template <class Visit>
+std::string visit_every_element(const std::vector<int64_t>& dims, int64_t& visited, Visit visit) {
+  visited = 0;
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return "";
+  Element e(dims.size(), 0);
+  do {
+    ++visited;
+    if (std::string error = visit(e); !error.empty()) return error;
+  } while (next_element(e, dims));
+  return "";
+}
+
+// As visit_every_element when there are at most options.exhaustive_limit
+// elements, else for options.samples random ones.
 template <class Visit>
 std::string visit_elements(const ShapeWithLayout& shape, const GateOptions& options, Rng& rng,
                            int64_t& visited, Visit visit) {
-  const int64_t count = spec::element_count(shape);
+  if (spec::element_count(shape) <= options.exhaustive_limit) {
+    return visit_every_element(shape.dims, visited, visit);
+  }
   visited = 0;
-  if (count == 0) return "";
-  if (count <= options.exhaustive_limit) {
-    Element e(shape.dims.size(), 0);
-    do {
-      ++visited;
-      if (std::string error = visit(e); !error.empty()) return error;
-    } while (next_element(e, shape.dims));
-  } else {
-    for (int64_t s = 0; s < options.samples; ++s) {
-      ++visited;
-      if (std::string error = visit(random_element(shape.dims, rng)); !error.empty()) return error;
-    }
+  for (int64_t s = 0; s < options.samples; ++s) {
+    ++visited;
+    if (std::string error = visit(random_element(shape.dims, rng)); !error.empty()) return error;
   }
   return "";
 }
@@ -92,11 +99,8 @@ std::string element_round_trip(const IndexMapping& m, const Element& e, int64_t*
 CheckResult bijection_exhaustive(const ShapeWithLayout& shape, const IndexMapping& m) {
   const int64_t elements = spec::element_count(shape), padded = m.padded_element_count;
   std::vector<int64_t> owner(static_cast<size_t>(padded), -1);  // dense index stored there
-  int64_t dense = 0;
-  const GateOptions all{.exhaustive_limit = elements};
-  Rng unused;
-  int64_t visited = 0;
-  std::string error = visit_elements(shape, all, unused, visited, [&](const Element& e) {
+  int64_t dense = 0, visited = 0;
+  std::string error = visit_every_element(shape.dims, visited, [&](const Element& e) {
     int64_t p = 0;
     if (std::string bad = element_round_trip(m, e, &p); !bad.empty()) return bad;
     if (owner[p] >= 0) {

@@ -66,5 +66,6 @@ PackFunctions spec_pack_functions(const ShapeWithLayout& shape);
 // formulas_agree, bijection, pack_round_trip over the spec (the gate's checks
 // of the spec against itself).
 void add_spec_gate_checks(GateRegistry& registry);
+void add_proof_gate_checks(GateRegistry& registry);  // cli/prove.cc: Z3 proofs of the catalogue
 
 }  // namespace tilecheck::cli

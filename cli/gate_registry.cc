@@ -11,6 +11,7 @@ GateRegistry standard_gate() {
   add_spec_gate_checks(registry);  // cli/gate_checks.cc
   add_property_gate_checks(registry);  // cli/gate_properties.cc
   add_impl_gate_checks(registry);  // cli/impl_gate_checks.cc
+  add_proof_gate_checks(registry);  // cli/prove.cc
   return registry;
 }
 

@@ -14,5 +14,7 @@ int main(int argc, char** argv) {
     add_explain_command(app);
     add_draw_command(app);
     add_gate_command(app);
+    add_prove_command(app);
+    add_equiv_command(app);
   });
 }

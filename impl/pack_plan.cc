@@ -444,15 +444,15 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
     w.walk(m, 0, 0, lim, 0, 0, acc0.data());
     if (m.stream) kernels::flush_streams();
   } else {
+    // Share t covers [lim*t/threads, lim*(t+1)/threads); the caller runs share 0.
+    auto share = [&](int t) {
+      std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
+      w.walk(m, 0, lim * t / threads, lim * (t + 1) / threads, 0, 0, acc.data());
+      if (m.stream) kernels::flush_streams();
+    };
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      const int64_t b = lim * t / threads, e = lim * (t + 1) / threads;
-      pool.emplace_back([&, b, e] {
-        std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
-        w.walk(m, 0, b, e, 0, 0, acc.data());
-        if (m.stream) kernels::flush_streams();
-      });
-    }
+    for (int t = 1; t < threads; ++t) pool.emplace_back(share, t);
+    share(0);
     for (auto& th : pool) th.join();
   }
   m.padding(lim * d0.dst_stride, (d0.extent - lim) * d0.dst_stride);

@@ -64,8 +64,9 @@ struct CompiledLayout;  // impl/compiled_layout.h
 const CompiledLayout& compiled(const IndexPlan& plan);
 }  // namespace detail
 
-// Element <-> linear position. O(rank) per call, no allocation, no hardware
-// division on the hot path.
+// Element <-> linear position. O(rank) per call, no hardware division on the
+// hot path, no allocation (registers on the stack; only layouts needing more
+// than 256 intermediate coordinates, hundreds of tile entries, use the heap).
 class IndexPlan {
  public:
   // Throws Error for invalid layouts, symbolic dims, or sizes overflowing int64.

@@ -21,6 +21,8 @@ tilecheck_install_deps() {
     librsvg2-bin        # rsvg-convert: renders SVG figures to PNG
     patch               # applies patches to external peer sources
     python3             # small helper scripts
+    zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
+    unzip               # scripts/oss-fuzz-local checks the seed corpus zips
   )
   local missing=() package
   for package in "${packages[@]}"; do

@@ -161,7 +161,8 @@ typename A::Value group_bound(A& a, const std::vector<typename A::Value>& bounds
   return b;
 }
 
-// D4: the index within a merged group, ((e_first*d_first+1) + e_first+1)*... .
+// D4: the index within a merged group, by Horner's rule:
+// (...(e_first*d_{first+1} + e_{first+1})*d_{first+2} + ...) + e_last.
 template <class A>
 typename A::Value group_index(A& a, const std::vector<typename A::Value>& bounds,
                               const std::vector<typename A::Value>& index, const TileGroup& g) {

@@ -1,0 +1,100 @@
+// tilecheck prove LAYOUT | --catalog, tilecheck equiv A B: the Z3 proofs of
+// proofs/ (the logic and the output are proofs/prove_command.h; this file only
+// parses flags), and the gate's suite check running the catalogue proofs.
+//
+// Exit codes as issue 6 specifies: 0 proved, 1 refuted, 2 bad input,
+// 3 unknown (timeout). run_main knows 0-2 only, so a non-zero status is
+// returned with std::exit after flushing the output.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/gate.h"
+#include "proofs/obligations.h"
+#include "proofs/prove_command.h"
+#include "spec/catalog.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::cli {
+
+namespace {
+
+[[noreturn]] void exit_with(int status) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::exit(status);
+}
+
+void add_proof_flags(CLI::App* command, bool& json, std::string& smt2_dir, unsigned& timeout_ms) {
+  add_json_flag(command, json);
+  command->add_option("--smt2", smt2_dir, "write every Z3 query as SMT-LIB2 into this directory");
+  command->add_option("--timeout", timeout_ms, "time limit per Z3 query, in ms")
+      ->capture_default_str();
+}
+
+}  // namespace
+
+void add_prove_command(CLI::App& app) {
+  auto args = std::make_shared<proofs::ProveOptions>();
+  CLI::App* command = app.add_subcommand(
+      "prove", "prove P1-P3 (injective, in range, onto non-padding) for symbolic dims ('?')");
+  command->add_option("LAYOUT", args->layout, "the layout; dims may be '?'");
+  command->add_flag("--catalog", args->catalog, "every catalogue layout, every dim '?'");
+  add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
+  command->callback([args] {
+    const int status = proofs::run_prove(*args, std::cout, std::cerr);
+    if (status != 0) exit_with(status);
+  });
+}
+
+void add_equiv_command(CLI::App& app) {
+  auto args = std::make_shared<proofs::EquivOptions>();
+  CLI::App* command = app.add_subcommand(
+      "equiv", "prove two layouts of the same dims put every element at the same position");
+  command->add_option("A", args->first, "first layout; dims may be '?'")->required();
+  command->add_option("B", args->second, "second layout; '?' dims shared by position")->required();
+  add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
+  command->callback([args] {
+    const int status = proofs::run_equiv(*args, std::cout, std::cerr);
+    if (status != 0) exit_with(status);
+  });
+}
+
+void add_proof_gate_checks(GateRegistry& registry) {
+  registry.add_suite_check(
+      "proofs", "Z3: P1-P3 for every catalogue layout with every dim symbolic",
+      [](const GateOptions&) {
+        proofs::Prover prover({10000, ""});
+        int64_t proved = 0;
+        std::string unknown;
+        for (const CatalogEntry& entry : catalog()) {
+          ShapeWithLayout shape = parse_shape(entry.layout);
+          for (int64_t& d : shape.dims) d = kSymbolicDim;
+          for (const proofs::Outcome& o : prover.prove(shape)) {
+            if (o.verdict == proofs::Verdict::kRefuted) {
+              return CheckResult::failed(std::string(entry.name) + " " + o.name + " refuted: " +
+                                             o.counterexample->explanation,
+                                         proved);
+            }
+            if (o.verdict == proofs::Verdict::kProved) {
+              ++proved;
+            } else {
+              unknown += (unknown.empty() ? "" : ", ") + std::string(entry.name) + " " + o.name;
+            }
+          }
+        }
+        for (const proofs::Outcome& o : prover.shared_lemmas()) {
+          if (o.verdict == proofs::Verdict::kRefuted) {
+            return CheckResult::failed("lemma " + o.name + " refuted", proved);
+          }
+        }
+        return CheckResult::passed(
+            proved, std::to_string(proved) + " obligations proved" +
+                        (unknown.empty() ? "" : "; unknown (timeout): " + unknown));
+      });
+}
+
+}  // namespace tilecheck::cli

@@ -1,0 +1,64 @@
+// How a fuzz target reports a bug: print what disagreed, then abort. libFuzzer
+// (and ClusterFuzz, and the replay driver under ctest) records an abort as a
+// crash together with the input that caused it.
+//
+// Inputs the spec rejects are not bugs: the targets catch tilecheck::Error
+// where rejection is expected. Anything else that escapes (another exception,
+// a sanitizer report) is a bug too.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "spec/model.h"
+
+namespace tilecheck::fuzz {
+
+[[noreturn]] void report_bug(const char* condition, const std::string& detail);
+
+// Streams a coordinate vector or a byte buffer as (a,b,c), for messages.
+struct Listed {
+  std::vector<int64_t> values;
+  explicit Listed(std::span<const int64_t> v) : values(v.begin(), v.end()) {}
+  explicit Listed(std::span<const uint8_t> v) : values(v.begin(), v.end()) {}
+};
+std::ostream& operator<<(std::ostream& out, const Listed& listed);
+
+// Streams a shape as its text (print_shape), for messages: printing happens
+// only when a check fails, not on every input.
+struct Printed {
+  const ShapeWithLayout& shape;
+};
+std::ostream& operator<<(std::ostream& out, const Printed& printed);
+
+// "first difference at byte i: got g, want w", for a message.
+std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want);
+
+// Why `f` threw tilecheck::Error, or nullopt if it returned.
+template <class F>
+std::optional<std::string> error_of(F f) {
+  try {
+    f();
+    return std::nullopt;
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+}
+
+}  // namespace tilecheck::fuzz
+
+// FUZZ_CHECK(condition, a << b << ...): the message is built only on failure,
+// so checks cost nothing on the hot path.
+#define FUZZ_CHECK(condition, message)                                  \
+  do {                                                                  \
+    if (!(condition)) {                                                 \
+      std::ostringstream fuzz_check_detail;                             \
+      fuzz_check_detail << message;                                     \
+      ::tilecheck::fuzz::report_bug(#condition, fuzz_check_detail.str()); \
+    }                                                                   \
+  } while (0)

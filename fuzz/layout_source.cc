@@ -1,0 +1,66 @@
+#include "fuzz/layout_source.h"
+
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::fuzz {
+
+std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
+                                              const props::RecipeLimits& recipe_limits) {
+  const bool text = input.ConsumeBool();
+  if (!text) return props::make_layout(choices, recipe_limits);
+  try {
+    return parse_shape(input.ConsumeRandomLengthString());
+  } catch (const Error&) {
+    return std::nullopt;  // parse_layout fuzzes the parser; here only layouts matter
+  }
+}
+
+std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
+                                            const props::RecipeLimits& limits) {
+  try {
+    spec::validate(shape);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  // Valid, so the element count fits int64, as fit_to_budget assumes.
+  props::fit_to_budget(shape, limits);
+  return shape;
+}
+
+bool valid_within(const ShapeWithLayout& shape, const props::RecipeLimits& limits) {
+  try {
+    spec::validate(shape);
+    return spec::element_count(shape) <= limits.max_elements &&
+           spec::padded_element_count(shape) <= limits.max_padded_elements;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+std::string text_input(std::initializer_list<std::string_view> layout_texts,
+                       std::string_view choice_bytes) {
+  std::string bytes;
+  for (std::string_view text : layout_texts) {
+    // ConsumeRandomLengthString reads "\\" as one backslash and stops at a
+    // backslash followed by anything else; layout texts have no backslash.
+    bytes += text;
+    bytes += "\\\n";
+  }
+  bytes += choice_bytes;
+  // One mode byte per layout, TEXT; the first layout's is the very last byte.
+  bytes += std::string(layout_texts.size(), '\x01');
+  return bytes;
+}
+
+std::vector<uint8_t> random_bytes(uint64_t seed, size_t size) {
+  std::vector<uint8_t> bytes(size);
+  uint64_t word = 0;
+  for (size_t i = 0; i < size; ++i) {
+    if (i % 8 == 0) word = props::splitmix64(seed);
+    bytes[i] = static_cast<uint8_t>(word >> (8 * (i % 8)));
+  }
+  return bytes;
+}
+
+}  // namespace tilecheck::fuzz

@@ -1,0 +1,87 @@
+// How the differential fuzz targets turn input bytes into layouts and data.
+//
+// Input format (FuzzedDataProvider: integers are read off the END of the
+// input, strings off the FRONT):
+//
+//   last byte, low bit = 1   TEXT: the front of the input is a layout in XLA
+//                            syntax, ended by '\' and one more byte
+//                            (FuzzedDataProvider::ConsumeRandomLengthString),
+//                            e.g. "bf16[16,256]{1,0:T(8,128)(2,1)}\\\n...\x01".
+//                            Seeds use it (the document's examples, the
+//                            catalogue, the TPU formats stay readable), and the
+//                            fuzzer mutates real layouts textually. The text may
+//                            be invalid or huge: each target says what it does.
+//   last byte, low bit = 0   RECIPE: properties/layout_recipe.h make_layout,
+//                            its choices read from the remaining bytes
+//                            (FuzzedChoices). Always a valid, small layout;
+//                            an exhausted input yields the simplest one.
+//
+// A target that needs two layouts (relayout_differential) reads a second
+// mode byte and layout the same way, after the first.
+//
+// Every later choice (elements, data, threads) is read through the same
+// FuzzedChoices, so the recipe's helpers (make_element, make_dense_data) serve
+// both modes.
+#pragma once
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "properties/fuzzed_choices.h"
+#include "properties/layout_recipe.h"
+#include "spec/model.h"
+
+namespace tilecheck::fuzz {
+
+using Choices = props::FuzzedChoices<FuzzedDataProvider>;
+
+// Bounds for the targets that touch every element (pack, relayout). The
+// spec's reference pack costs microseconds per element under ASan, so small
+// arrays keep those targets at thousands of inputs per second; the bugs they
+// hunt (ragged tails, padding, bit order, combined dims) all show on small
+// arrays. TEXT layouts larger than this are shrunk to fit the same way.
+inline constexpr props::RecipeLimits kDataLimits{64, 4096};
+
+// A shape from the input, or nullopt when TEXT does not parse. RECIPE mode
+// gives a valid layout within `recipe_limits`; TEXT mode whatever parses.
+std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
+                                              const props::RecipeLimits& recipe_limits);
+
+// For the data targets: nullopt unless `shape` passes spec::validate, else
+// the shape shrunk into `limits` (props::fit_to_budget: halve the largest
+// dim, drop trailing tiles too large on their own), so that the catalogue's
+// large TEXT entries still seed those targets. RECIPE layouts already fit.
+std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
+                                            const props::RecipeLimits& limits);
+
+// True when `shape` passes spec::validate and has at most limits.max_elements
+// elements and limits.max_padded_elements padded positions.
+bool valid_within(const ShapeWithLayout& shape, const props::RecipeLimits& limits);
+
+// The input bytes that decode, in TEXT mode, to `layout_texts` (read one
+// after the other, as a target reads them), then to `choice_bytes` for the
+// target's later choices (read from their end backwards). For the seed corpora.
+std::string text_input(std::initializer_list<std::string_view> layout_texts,
+                       std::string_view choice_bytes = {});
+
+// A splitmix64 stream of `size` bytes from `seed`: bulk data that a single
+// choice controls (physical buffers with garbage in the padding).
+std::vector<uint8_t> random_bytes(uint64_t seed, size_t size);
+
+}  // namespace tilecheck::fuzz
+
+// Defines LLVMFuzzerTestOneInput for a differential target whose checks are
+// `void check(FuzzedDataProvider& input, tilecheck::fuzz::Choices& choices)`.
+#define TILECHECK_DIFFERENTIAL_TARGET(check)                                 \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { \
+    FuzzedDataProvider input(data, size);                                   \
+    tilecheck::fuzz::Choices choices(input);                                \
+    check(input, choices);                                                  \
+    return 0;                                                               \
+  }

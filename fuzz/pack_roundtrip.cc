@@ -1,0 +1,84 @@
+// Fuzz target pack_roundtrip: the impl's PackPlan against the spec's
+// element-by-element pack/unpack, on one layout and one dense array per input
+// (layout_source.h; invalid TEXT layouts are skipped, index_differential
+// covers those, and large ones are shrunk into kDataLimits).
+//
+// Contract checked, byte for byte:
+//   - pack: impl pack(x) == spec pack(x), into a buffer pre-filled with
+//     non-zero bytes, so padding the impl fails to zero (D8) shows up;
+//   - unpack(pack(x)) == x with the bits above the element width cleared
+//     (pack ignores them, unpack writes zero there);
+//   - unpack of an arbitrary physical buffer (garbage in the padding, which
+//     unpack must ignore) == spec unpack of it;
+//   - a buffer of the wrong size is a clear Error and nothing is written;
+//   - the thread count does not change a byte (ExecOptions.threads 1 or 2).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuzz/check.h"
+#include "fuzz/layout_source.h"
+#include "impl/plan.h"
+#include "spec/semantics.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::fuzz {
+namespace {
+
+// Sizes off by one either way must be rejected before anything is written.
+void check_wrong_sizes(const impl::PackPlan& plan, const std::vector<uint8_t>& dense,
+                       size_t physical_size, Choices& choices, const Printed& s) {
+  const bool shorter = choices.flip();
+  std::vector<uint8_t> bad_dense = dense;
+  if (shorter && bad_dense.empty()) return;
+  shorter ? bad_dense.pop_back() : bad_dense.push_back(0);
+  const std::vector<uint8_t> untouched(physical_size, 0xA5);
+  std::vector<uint8_t> out = untouched;
+  const bool threw = error_of([&] { plan.pack(bad_dense, out); }).has_value();
+  FUZZ_CHECK(threw && out == untouched,
+             s << ": pack with a " << bad_dense.size() << "-byte dense buffer "
+               << (threw ? "wrote before throwing" : "did not throw"));
+}
+
+void check_input(FuzzedDataProvider& input, Choices& choices) {
+  const std::optional<ShapeWithLayout> raw = consume_layout(input, choices, kDataLimits);
+  const std::optional<ShapeWithLayout> shape = raw ? fit_for_data(*raw, kDataLimits) : std::nullopt;
+  if (!shape) return;
+  const Printed s{*shape};
+  std::optional<impl::PackPlan> built;
+  const std::optional<std::string> rejected = error_of([&] { built.emplace(*shape); });
+  FUZZ_CHECK(!rejected, s << ": the spec accepts it, the impl rejects it: " << *rejected);
+  const impl::PackPlan& plan = *built;
+
+  // Threads: mostly 1 (a thread start per input would dominate), sometimes 2.
+  const impl::ExecOptions options{props::sometimes(choices, 1, 16) ? 2 : 1};
+  const std::vector<uint8_t> dense = props::make_dense_data(choices, *shape);
+  const std::vector<uint8_t> expected = spec::pack(*shape, dense);
+  std::vector<uint8_t> physical(expected.size(), 0xA5);
+  plan.pack(dense, physical, options);
+  FUZZ_CHECK(physical == expected, s << ": pack differs from the spec, "
+                                     << first_difference(physical, expected) << " (threads "
+                                     << options.threads << ")");
+
+  std::vector<uint8_t> round(dense.size(), 0x5A);
+  plan.unpack(physical, round, options);
+  const std::vector<uint8_t> canonical = props::canonical_dense(*shape, dense);
+  FUZZ_CHECK(round == canonical,
+             s << ": unpack(pack(x)) != x, " << first_difference(round, canonical));
+
+  const std::vector<uint8_t> garbage =
+      random_bytes(static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), expected.size());
+  std::vector<uint8_t> unpacked(dense.size(), 0x5A);
+  plan.unpack(garbage, unpacked, options);
+  const std::vector<uint8_t> spec_unpacked = spec::unpack(*shape, garbage);
+  FUZZ_CHECK(unpacked == spec_unpacked, s << ": unpack of a buffer with garbage padding, "
+                                          << first_difference(unpacked, spec_unpacked));
+
+  check_wrong_sizes(plan, dense, physical.size(), choices, s);
+}
+
+}  // namespace
+}  // namespace tilecheck::fuzz
+
+TILECHECK_DIFFERENTIAL_TARGET(tilecheck::fuzz::check_input)

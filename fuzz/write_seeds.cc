@@ -1,0 +1,97 @@
+// fuzz_write_seeds: the generated part of the seed corpora.
+//
+// Every entry of the shared catalogue (spec/catalog.h: the document's
+// examples, XLA's published values, the TPU formats) becomes a seed of every
+// target, written in that target's input format (fuzz/layout_source.h), as
+// fuzz/corpus/<target>/catalog_<name>; relayout_differential gets the pairs
+// entry -> untiled and untiled -> entry (same dims and width). A few
+// RECIPE-mode seeds (recipe_<k>, fixed pseudo-random bytes) start the
+// recipe's side. Hand-written seeds live beside them under other names.
+//
+//   fuzz_write_seeds DIR          (re)write the generated seeds under DIR
+//   fuzz_write_seeds --check DIR  exit 1 unless every generated seed under DIR
+//                                 is present and current (a ctest test)
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuzz/layout_source.h"
+#include "spec/catalog.h"
+#include "spec/syntax.h"
+
+namespace {
+
+// path relative to the corpus root -> file contents
+// The same dims and element width, untiled and row-major.
+std::string untiled(std::string_view layout) {
+  tilecheck::ShapeWithLayout shape = tilecheck::parse_shape(layout);
+  const std::optional<int64_t> bits = shape.layout.element_size_bits;
+  shape.layout = tilecheck::default_layout(shape.rank());
+  shape.layout.element_size_bits = bits;
+  return tilecheck::print_shape(shape);
+}
+
+std::map<std::string, std::string> catalogue_seeds() {
+  using tilecheck::fuzz::text_input;
+  std::map<std::string, std::string> seeds;
+  for (const tilecheck::CatalogEntry& entry : tilecheck::catalog()) {
+    const std::string file = "catalog_" + std::string(entry.name);
+    const std::string plain = untiled(entry.layout);
+    seeds["parse_layout/" + file] = std::string(entry.layout);
+    seeds["index_differential/" + file] = text_input({entry.layout});
+    seeds["pack_roundtrip/" + file] = text_input({entry.layout});
+    seeds["relayout_differential/" + file + "_from_untiled"] = text_input({plain, entry.layout});
+    seeds["relayout_differential/" + file + "_to_untiled"] = text_input({entry.layout, plain});
+  }
+  for (uint64_t k = 1; k <= 4; ++k) {
+    std::vector<uint8_t> bytes = tilecheck::fuzz::random_bytes(k, 16 * k);
+    bytes.back() &= 0xFE;  // RECIPE mode
+    for (const char* target : {"index_differential", "pack_roundtrip", "relayout_differential"}) {
+      seeds[std::string(target) + "/recipe_" + std::to_string(k)] =
+          std::string(bytes.begin(), bytes.end());
+    }
+  }
+  return seeds;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool check = argc == 3 && std::string(argv[1]) == "--check";
+  if (argc != 2 && !check) {
+    std::fprintf(stderr, "usage: %s [--check] CORPUS_DIR\n", argv[0]);
+    return 2;
+  }
+  const std::filesystem::path root = argv[argc - 1];
+  int stale = 0;
+  for (const auto& [relative, contents] : catalogue_seeds()) {
+    const std::filesystem::path path = root / relative;
+    if (check) {
+      if (!std::filesystem::exists(path) || read_file(path) != contents) {
+        std::fprintf(stderr, "stale or missing seed: %s\n", path.c_str());
+        ++stale;
+      }
+      continue;
+    }
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << contents;
+  }
+  if (stale) {
+    std::fprintf(stderr, "%d generated seeds are stale; run fuzz_write_seeds %s\n", stale,
+                 root.c_str());
+    return 1;
+  }
+  std::printf("%zu generated seeds %s\n", catalogue_seeds().size(),
+              check ? "are current" : "written");
+  return 0;
+}

@@ -1,0 +1,309 @@
+// Tests of the Z3 proofs: the catalogue is proved for symbolic dims, the
+// equiv examples of issue 6 come out right, and deliberately wrong mappings,
+// built from the same symbolic machinery, are refuted with counterexamples
+// that this file replays on int64 itself.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "proofs/obligations.h"
+#include "proofs/prove_command.h"
+#include "spec/catalog.h"
+#include "spec/syntax.h"
+
+namespace tilecheck::proofs {
+namespace {
+
+ShapeWithLayout symbolic(std::string_view text) {
+  ShapeWithLayout s = parse_shape(text);
+  for (int64_t& d : s.dims) d = kSymbolicDim;
+  return s;
+}
+
+// Every catalogue layout, all dims symbolic: P1-P3 proved.
+TEST(Catalog, EveryLayoutIsProvedForSymbolicDims) {
+  Prover prover({10000, ""});
+  for (const CatalogEntry& entry : catalog()) {
+    const ShapeWithLayout shape = symbolic(entry.layout);
+    for (const Outcome& o : prover.prove(shape)) {
+      EXPECT_EQ(o.verdict, Verdict::kProved) << entry.name << " " << o.name << ": " << o.detail;
+    }
+  }
+  for (const Outcome& o : prover.shared_lemmas()) {
+    EXPECT_EQ(o.verdict, Verdict::kProved) << o.name << ": " << o.detail;
+  }
+}
+
+// '*' after a rank-3 shape, and a '*' group reaching into D3's extension.
+TEST(Catalog, CombinedDimsAreProved) {
+  Prover prover({10000, ""});
+  for (const char* layout : {"f32[?,?,?]{2,1,0:T(*,4)}", "f32[?]{0:T(*,4)}"}) {
+    for (const Outcome& o : prover.prove(symbolic(layout))) {
+      EXPECT_EQ(o.verdict, Verdict::kProved) << layout << " " << o.name << ": " << o.detail;
+    }
+  }
+}
+
+TEST(Catalog, ConcreteDimsAreProvedToo) {
+  Prover prover({10000, ""});
+  for (const Outcome& o : prover.prove(parse_shape("bf16[17,333]{1,0:T(8,128)(2,1)}"))) {
+    EXPECT_EQ(o.verdict, Verdict::kProved) << o.name;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// equiv, the examples of issue 6.
+
+TEST(Equiv, TrivialTileIsTheIdentity) {
+  Prover prover({10000, ""});
+  const Outcome o =
+      prover.equivalent(parse_shape("f32[?,128]{1,0:T(1,128)}"), parse_shape("f32[?,128]{1,0}"));
+  EXPECT_EQ(o.verdict, Verdict::kProved) << o.detail;
+}
+
+TEST(Equiv, TiledIsNotRowMajorAndTheCounterexampleIsReal) {
+  Prover prover({10000, ""});
+  const ShapeWithLayout a = parse_shape("f32[?,?]{1,0:T(8,128)}"), b = parse_shape("f32[?,?]{1,0}");
+  const Outcome o = prover.equivalent(a, b);
+  ASSERT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  ASSERT_TRUE(o.counterexample);
+  ShapeWithLayout ca = a, cb = b;
+  ca.dims = cb.dims = o.counterexample->dims;
+  const auto& e = o.counterexample->elements.at(0);
+  EXPECT_NE(spec::linear_index(ca, e), spec::linear_index(cb, e));
+}
+
+TEST(Equiv, DifferentDimsAreBadInput) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_equiv({"f32[?,128]{1,0}", "f32[?,?]{1,0}", false, "", 1000}, out, err),
+            kExitBadInput);
+  EXPECT_NE(err.str().find("error:"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// The proofs bite: wrong mappings are refuted, with real counterexamples.
+
+// floor(d/t) tiles instead of ceil(d/t): the ragged last tile has no room.
+struct FloorTileCount : SpecPieces {
+  template <class A>
+  static Vec<A> tile_bounds(A& a, const spec::TileSizes<A>& t, const Vec<A>& b) {
+    Vec<A> out = spec::tile_bounds(a, t, b);
+    // Recompute the outer (tile-count) dims with floor division.
+    const spec::LevelStructure s = spec::level_structure<A>(t, b.size());
+    const Vec<A> d = spec::extend(a, b, s.extension, 1);
+    for (size_t k = 0; k < s.groups.size(); ++k) {
+      out[s.prefix + k] = a.div_mod(spec::group_bound(a, d, s.groups[k]), *t[s.groups[k].tile_pos]).quotient;
+    }
+    return out;
+  }
+};
+
+// The within-tile coordinates in reverse order (bounds unchanged).
+struct SwappedInnerOrder : SpecPieces {
+  template <class A>
+  static Vec<A> tile_index(A& a, const spec::TileSizes<A>& t, const Vec<A>& b, const Vec<A>& e) {
+    Vec<A> out = spec::tile_index(a, t, b, e);
+    const size_t n = spec::level_structure<A>(t, b.size()).groups.size();
+    std::reverse(out.end() - n, out.end());
+    return out;
+  }
+};
+
+// The tile applied to the most major dims instead of the minor suffix (the
+// last dim is carried along untiled) in tile_index only.
+struct WrongSuffix : SpecPieces {
+  template <class A>
+  static Vec<A> tile_index(A& a, const spec::TileSizes<A>& t, const Vec<A>& b, const Vec<A>& e) {
+    if (b.size() <= t.size()) return spec::tile_index(a, t, b, e);
+    Vec<A> out = spec::tile_index(a, t, Vec<A>(b.begin(), b.end() - 1), Vec<A>(e.begin(), e.end() - 1));
+    out.push_back(e.back());
+    return out;
+  }
+};
+
+// Column-major linearization with the spec's row-major inverse.
+struct ColumnMajorLinear : SpecPieces {
+  template <class A>
+  static typename A::Value linear_index(A& a, const Vec<A>& x, const Vec<A>& d) {
+    return spec::linear_index(a, Vec<A>(x.rbegin(), x.rend()), Vec<A>(d.rbegin(), d.rend()));
+  }
+};
+
+// An inverse that never reports padding.
+struct NoPaddingCheck : SpecPieces {
+  template <class A>
+  static spec::Untiled<A> untile_index(A& a, const spec::TileSizes<A>& t, const Vec<A>& b,
+                                       const Vec<A>& y) {
+    spec::Untiled<A> u = spec::untile_index(a, t, b, y);
+    u.in_bounds = a.truth(true);
+    return u;
+  }
+};
+
+// Replays a counterexample on int64 with the wrong mapping's own pieces,
+// independently of the prover's replay.
+void expect_real(const Mapping& m, const ShapeWithLayout& shape, const Outcome& o) {
+  ASSERT_TRUE(o.counterexample) << o.name;
+  const Counterexample& c = *o.counterexample;
+  SCOPED_TRACE(m.name + " " + o.name + ": " + c.explanation);
+  spec::Int64Domain a;
+  const Layout& l = shape.layout;
+  auto in_box = [&](const std::vector<int64_t>& e) {
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (e[i] < 0 || e[i] >= c.dims[i]) return false;
+    }
+    return e.size() == c.dims.size();
+  };
+  for (size_t i = 0; i < shape.dims.size(); ++i) {
+    if (shape.dims[i] != kSymbolicDim) EXPECT_EQ(c.dims[i], shape.dims[i]);
+  }
+  const int64_t n = mapped_final_count(a, m.concrete, c.dims, l);
+  if (o.name == "P1") {
+    ASSERT_EQ(c.elements.size(), 2u);
+    EXPECT_NE(c.elements[0], c.elements[1]);
+    EXPECT_TRUE(in_box(c.elements[0]) && in_box(c.elements[1]));
+    EXPECT_EQ(mapped_linear_index(a, m.concrete, c.dims, l, c.elements[0]),
+              mapped_linear_index(a, m.concrete, c.dims, l, c.elements[1]));
+  } else if (o.name == "P2") {
+    ASSERT_TRUE(in_box(c.elements.at(0)));
+    const int64_t p = mapped_linear_index(a, m.concrete, c.dims, l, c.elements[0]);
+    EXPECT_TRUE(p < 0 || p >= mapped_padded_count(a, m.concrete, c.dims, l));
+  } else if (!c.elements.empty()) {
+    ASSERT_TRUE(in_box(c.elements[0]));
+    const int64_t p = mapped_linear_index(a, m.concrete, c.dims, l, c.elements[0]);
+    if (p >= 0 && p < n) {
+      const auto u = mapped_delinearize(a, m.concrete, c.dims, l, p);
+      EXPECT_FALSE(u.in_bounds && u.index == c.elements[0]);
+    }
+  } else {
+    const int64_t p = c.positions.at(0);
+    ASSERT_TRUE(p >= 0 && p < n);
+    const auto u = mapped_delinearize(a, m.concrete, c.dims, l, p);
+    ASSERT_TRUE(u.in_bounds);
+    EXPECT_FALSE(in_box(u.index) && mapped_linear_index(a, m.concrete, c.dims, l, u.index) == p);
+  }
+}
+
+void expect_refuted(const Mapping& m, std::string_view layout) {
+  const ShapeWithLayout shape = parse_shape(layout);
+  // A wrong mapping's whole-layout queries can be nonlinear: some may time
+  // out (unknown), but none may be proved wrong, at least one must be refuted,
+  // and every refutation must replay.
+  Prover prover({10000, ""}, m);
+  int refuted = 0;
+  for (const Outcome& o : prover.prove(shape)) {
+    if (o.verdict == Verdict::kRefuted) {
+      ++refuted;
+      expect_real(m, shape, o);
+    }
+  }
+  EXPECT_GT(refuted, 0) << m.name << " was not refuted on " << layout;
+  // The same layout with the spec's mapping is proved: the failure is the mutant's.
+  Prover control({10000, ""});
+  for (const Outcome& o : control.prove(shape)) EXPECT_EQ(o.verdict, Verdict::kProved) << o.name;
+}
+
+TEST(Bite, FloorInsteadOfCeilForTheTileCount) {
+  expect_refuted(make_mapping<FloorTileCount>("floor tile count"), "f32[?,?]{1,0:T(8,128)}");
+}
+TEST(Bite, SwappedInnerOrder) {
+  expect_refuted(make_mapping<SwappedInnerOrder>("swapped inner order"), "f32[?,?]{1,0:T(8,128)}");
+}
+TEST(Bite, TileAppliedToTheWrongSuffix) {
+  expect_refuted(make_mapping<WrongSuffix>("wrong suffix"), "f32[?,9,300]{2,1,0:T(8,128)}");
+}
+TEST(Bite, ColumnMajorLinearization) {
+  expect_refuted(make_mapping<ColumnMajorLinear>("column-major linearization"), "f32[?,?]{1,0}");
+}
+TEST(Bite, InverseThatNeverReportsPadding) {
+  expect_refuted(make_mapping<NoPaddingCheck>("no padding check"), "f32[?,?]{1,0:T(2,2)}");
+}
+TEST(Bite, ConcreteDimsAreKeptInTheCounterexample) {
+  expect_refuted(make_mapping<FloorTileCount>("floor tile count"), "f32[?,300]{1,0:T(8,128)}");
+}
+
+// ---------------------------------------------------------------------------
+// P4: the impl's index program equals the spec, and a wrong program is refuted.
+
+TEST(ImplAgrees, ProgramsOfConcreteLayoutsAreProved) {
+  Prover prover({10000, ""});
+  for (const char* layout : {"bf16[17,333]{1,0:T(8,128)(2,1)}", "f32[1048576,1048576]{1,0:T(8,128)}",
+                             "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}", "f32[3,4,5,6]{1,3,0,2:T(4,8)}"}) {
+    const Outcome o = prover.prove_impl_agrees(parse_shape(layout));
+    EXPECT_EQ(o.verdict, Verdict::kProved) << layout << ": " << o.detail;
+  }
+}
+
+TEST(ImplAgrees, AWrongProgramIsRefutedWithARealCounterexample) {
+  const ShapeWithLayout shape = parse_shape("f32[13,300]{1,0:T(8,128)}");
+  impl::IndexProgram program = impl::IndexPlan(shape).program();
+  ASSERT_FALSE(program.steps.empty());
+  program.steps[0].divisor += 1;  // an off-by-one tile size in the first division
+  Prover prover({10000, ""});
+  const Outcome o = prover.prove_program_agrees(
+      shape, program, [&](std::span<const int64_t> e) { return impl::evaluate_index_program(program, e); });
+  ASSERT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  const auto& e = o.counterexample->elements.at(0);
+  EXPECT_NE(impl::evaluate_index_program(program, e), spec::linear_index(shape, e));
+}
+
+// ---------------------------------------------------------------------------
+// Symbolic tile sizes: one level, unknown tile entries t >= 1.
+
+TEST(SymbolicTile, RanksOneToThreeAreProved) {
+  Prover prover({30000, ""});
+  for (size_t rank = 1; rank <= 3; ++rank) {
+    for (const Outcome& o : prover.prove_symbolic_tile(rank)) {
+      EXPECT_EQ(o.verdict, Verdict::kProved) << "rank " << rank << " " << o.name << ": " << o.detail;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The command functions.
+
+TEST(Command, JsonHasOneEntryPerObligation) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?,?]{1,0:T(8,128)}";
+  options.json = true;
+  ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
+  const nlohmann::json j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["layout"], "f32[?,?]{1,0:T(8,128)}");
+  ASSERT_EQ(j["obligations"].size(), 3u);
+  EXPECT_EQ(j["obligations"][0]["name"], "P1");
+  EXPECT_EQ(j["obligations"][0]["result"], "proved");
+  EXPECT_TRUE(j["obligations"][0]["ms"].is_number());
+}
+
+TEST(Command, TextOutputAndBadInput) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?]{0:T(4)}";
+  EXPECT_EQ(run_prove(options, out, err), kExitProved);
+  EXPECT_NE(out.str().find("P1 injective: proved"), std::string::npos) << out.str();
+  options.layout = "f32[?]{0:T(0)}";
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
+  EXPECT_NE(err2.str().find("error:"), std::string::npos);
+  options.layout = "";
+  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
+}
+
+TEST(Command, Smt2FilesAreWritten) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?,?]{1,0:T(2,2)}";
+  options.smt2_dir = ::testing::TempDir() + "/tilecheck_smt2";
+  ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
+  std::ifstream f(options.smt2_dir + "/mixed-radix-core.smt2");
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_NE(text.str().find("(check-sat)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilecheck::proofs
