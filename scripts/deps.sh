@@ -19,7 +19,6 @@ tilecheck_install_deps() {
     libz3-dev           # Z3 C++ API: the proofs in proofs/
     z3                  # the z3 solver binary, to replay SMT-LIB dumps of proofs
     librsvg2-bin        # rsvg-convert: renders SVG figures to PNG
-    patch               # applies patches to external peer sources
     python3             # small helper scripts
     zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
     unzip               # scripts/oss-fuzz-local checks the seed corpus zips
