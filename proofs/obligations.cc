@@ -783,7 +783,21 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
                                         "accepts it"};
       return o;
     }
-    impl_program = program ? *program : impl::IndexPlan(shape).program();
+    if (program) {
+      impl_program = *program;
+    } else {
+      try {
+        impl_program = impl::IndexPlan(shape).program();
+      } catch (const Error& e) {
+        o.verdict = Verdict::kRefuted;
+        o.ms = ms_since(t0);
+        o.counterexample = Counterexample{
+            shape.dims, {}, {},
+            "spec::validate accepts the shape but impl::IndexPlan rejects it: " +
+                std::string(e.what())};
+        return o;
+      }
+    }
   }
 
   z3::context ctx;
