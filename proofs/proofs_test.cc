@@ -357,8 +357,10 @@ TEST(Command, JsonHasOneEntryPerObligation) {
   ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
   const nlohmann::json j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j["layout"], "f32[?,?]{1,0:T(8,128)}");
-  ASSERT_EQ(j["obligations"].size(), 3u);
+  ASSERT_EQ(j["obligations"].size(), 4u);
   EXPECT_EQ(j["obligations"][0]["name"], "P1");
+  EXPECT_EQ(j["obligations"][3]["name"], "P5");
+  EXPECT_EQ(j["obligations"][3]["result"], "proved");
   EXPECT_EQ(j["obligations"][0]["result"], "proved");
   EXPECT_TRUE(j["obligations"][0]["ms"].is_number());
 }
