@@ -290,8 +290,14 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
 
   c.element_count = 1;
   for (int64_t d : shape.dims) c.element_count = checked_mul(c.element_count, d, "element count");
-  c.dense_strides.assign(c.rank, 1);
-  for (int64_t l = c.rank - 2; l >= 0; --l) {
+  // An empty array is valid whenever the spec's sizes fit, yet the strides
+  // and coefficients derived from its other dims may not (f32[0,2^62,4]):
+  // it has no element to index or move, so none of them is computed.
+  const bool empty = c.element_count == 0;
+  // Non-empty: each stride is a suffix product of dims >= 1 whose whole
+  // product fits, so it fits too.
+  c.dense_strides.assign(c.rank, empty ? 0 : 1);
+  for (int64_t l = c.rank - 2; l >= 0 && !empty; --l) {
     c.dense_strides[l] = checked_mul(c.dense_strides[l + 1], shape.dims[l + 1], "dense stride");
   }
   c.dense_byte_size = checked_mul(c.element_count, c.dense_element_bytes, "dense byte size");
@@ -323,6 +329,7 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
         g.member_bounds[m] = b;
         g.member_divs.emplace_back(std::max<int64_t>(b, 1));
         g.bound = checked_mul(g.bound, b, "combined dim");
+        if (empty) continue;  // no index program for an empty array
         // value = value * b + member (mixed radix, D4)
         Expr scaled;
         add_scaled(scaled, value, b);
@@ -365,11 +372,21 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
   c.byte_size = checked_add(checked_mul(c.padded_count / 8, c.bits, "byte size"),
                             tail_bits / 8 + (tail_bits % 8 != 0 ? 1 : 0), "byte size");
 
-  // linear_index = row-major over the final shape (D5).
+  if (empty) {
+    // Every size is 0 (a zero dim gives a zero final dim, ceil(0/t) = 0):
+    // linear_index and delinearize have no valid argument, and pack/unpack
+    // move nothing. The program's result stays the empty sum; the loop nest
+    // is one digit of extent 0.
+    c.nest.lowered = true;
+    c.nest.digits = {{0, 0, 1}};
+    return c;
+  }
+  // linear_index = row-major over the final shape (D5). Non-empty, so every
+  // stride is a suffix product of final_count, which fits.
   int64_t stride = 1;
   for (int64_t j = static_cast<int64_t>(bounds.size()) - 1; j >= 0; --j) {
     if (bounds[j] > 1) add_scaled(c.program.result, exprs[j], stride);
-    stride = bounds[j] == 0 ? stride : stride * bounds[j];
+    if (j > 0) stride = checked_mul(stride, bounds[j], "final shape stride");
   }
   c.nest = Lowering(c).run();
   return c;

@@ -150,6 +150,25 @@ TEST_P(ImplVsSpec, PackAndUnpack) {
 INSTANTIATE_TEST_SUITE_P(Catalog, ImplVsSpec, ::testing::ValuesIn(all_layouts()),
                          [](const auto& info) { return "layout" + std::to_string(info.index); });
 
+// Empty arrays the spec accepts although strides or index coefficients
+// derived from their other dims exceed int64 (every size is 0): the fuzzers'
+// reproducers (fuzz/corpus/*/zero_size_*, index_validity_f8e3m4,
+// pack_crash_s2) and the same pattern in each place the impl derives one.
+const std::vector<std::string>& empty_layouts() {
+  static const std::vector<std::string> v = {
+      "f32[0,1]{1,0:T(4611686018427387904,4611686018427387904)}",  // final-shape stride
+      "s8[0,3]{1,0:T(4611686018427387904,1)(2,1)}",
+      "f32[0,4611686018427387904,4]{2,1,0}",                        // dense stride
+      "f32[0,4611686018427387904,4]{2,1,0:T(*,*,8)}",               // combined-dim coefficient
+      "f8e3m4[1,0,3,4611686018427387904,2,1]{5,4,3,2,1,0:T(2,4611686018427387904)}",
+      "u4[3,0]{0,1:T(2,128)L(1024)}",
+  };
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Empty, ImplVsSpec, ::testing::ValuesIn(empty_layouts()),
+                         [](const auto& info) { return "layout" + std::to_string(info.index); });
+
 TEST(Lowering, TpuFormatsUseTheLoopNest) {
   for (const auto& e : catalog()) {
     if (std::string(e.name).rfind("tpu_", 0) == 0 || std::string(e.name).rfind("doc_", 0) == 0) {
@@ -246,18 +265,15 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
   }
 }
 
-TEST(Errors, InvalidLayoutsThrowLikeTheSpec) {
-  for (const char* text : {"f32[3,5]{1,0:T(2,0)}", "f32[?,5]{1,0:T(2,2)}", "f32[3,5]{1,0:T(2,*)}",
-                           "f32[4611686018427387904,4]{1,0:T(1,3)}",
-                           "f32[4611686018427387904]{0:T(3)}",
-                           "f32[3037000499,3037000499]{1,0:T(2,2)}",
-                           "f32[1152921504606846975]{0}", "u4[4611686018427387903]{0:E(4)}"}) {
-    ShapeWithLayout s;
-    try {
-      s = parse_shape(text);
-    } catch (const Error&) {
-      continue;  // the syntax already refuses it
-    }
+// The impl accepts `text` exactly when the spec does.
+void expect_validity_like_spec(const std::string& text) {
+  ShapeWithLayout s;
+  try {
+    s = parse_shape(text);
+  } catch (const Error&) {
+    return;  // the syntax already refuses it
+  }
+  {
     bool spec_throws = false;
     try {
       spec::validate(s);
@@ -273,6 +289,34 @@ TEST(Errors, InvalidLayoutsThrowLikeTheSpec) {
       impl_throws = true;
     }
     EXPECT_EQ(impl_throws, spec_throws) << text;
+  }
+}
+
+TEST(Errors, InvalidLayoutsThrowLikeTheSpec) {
+  for (const char* text : {"f32[3,5]{1,0:T(2,0)}", "f32[?,5]{1,0:T(2,2)}", "f32[3,5]{1,0:T(2,*)}",
+                           "f32[4611686018427387904,4]{1,0:T(1,3)}",
+                           "f32[4611686018427387904]{0:T(3)}",
+                           "f32[3037000499,3037000499]{1,0:T(2,2)}",
+                           "f32[1152921504606846975]{0}", "u4[4611686018427387903]{0:E(4)}"}) {
+    expect_validity_like_spec(text);
+  }
+}
+
+// Empty arrays: valid exactly when the spec's checked sizes (taken in its
+// order of multiplication) fit.
+TEST(Errors, EmptyArraysValidLikeTheSpec) {
+  for (const auto& text : empty_layouts()) {
+    EXPECT_NO_THROW(PackPlan{parse_shape(text)}) << text;
+    expect_validity_like_spec(text);
+  }
+  // A final shape whose product overflows before it meets the zero dim
+  // (physical [4, 2^62, 0]); a zero inside a combined group after
+  // members that overflow; an element count that overflows first.
+  for (const char* text : {"f32[0,4611686018427387904,4]{0,1,2}",
+                           "f32[4611686018427387904,4,0]{2,1,0:T(*,*,8)}",
+                           "f32[4611686018427387904,4,0]{2,1,0}"}) {
+    EXPECT_THROW(PackPlan{parse_shape(text)}, Error) << text;
+    expect_validity_like_spec(text);
   }
 }
 
