@@ -718,10 +718,11 @@ Outcome Prover::prove_program_agrees(const ShapeWithLayout& shape,
 
 namespace {
 
-// The recorded steps [from, to) as one formula: each fits int64 (and a
-// dividend is >= 0).
+// The recorded steps [from, to), one fact each: it fits int64, and a
+// dividend is >= 0 when `dividends_nonnegative` (the goals; the hypothesis
+// mirrors validate, which checks overflow only).
 std::vector<z3::expr> step_facts(z3::context& ctx, const std::vector<RecordedStep<z3::expr>>& steps,
-                                 size_t from, size_t to) {
+                                 size_t from, size_t to, bool dividends_nonnegative) {
   const z3::expr lo = ctx.int_val("-9223372036854775808"), hi = ctx.int_val("9223372036854775808");
   std::vector<z3::expr> facts;
   std::vector<bool> seen;
@@ -729,15 +730,17 @@ std::vector<z3::expr> step_facts(z3::context& ctx, const std::vector<RecordedSte
     const z3::expr& v = steps[i].value;
     if (v.is_numeral()) {  // folded by the domain: constants of the layout
       int64_t c;
-      const bool dividend = std::string(steps[i].what) == "dividend";
-      if (v.is_numeral_i64(c) && (!dividend || c >= 0)) continue;
+      if (v.is_numeral_i64(c) &&
+          (!dividends_nonnegative || std::string(steps[i].what) != "dividend" || c >= 0)) {
+        continue;
+      }
     }
-    const unsigned id = Z3_get_ast_id(ctx, v) * 2 + (std::string(steps[i].what) == "dividend");
+    const bool dividend = dividends_nonnegative && std::string(steps[i].what) == "dividend";
+    const unsigned id = Z3_get_ast_id(ctx, v) * 2 + dividend;
     if (id >= seen.size()) seen.resize(id + 1, false);
     if (seen[id]) continue;  // hash-consed: the same term recorded again
     seen[id] = true;
-    facts.push_back(std::string(steps[i].what) == "dividend" ? v >= 0 && v < hi
-                                                             : v >= lo && v < hi);
+    facts.push_back(dividend ? v >= 0 && v < hi : v >= lo && v < hi);
   }
   return facts;
 }
@@ -816,9 +819,9 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
   spec::delinearize(a, d, layout, p);
   bytes.symbolic(a, padded, bits);
   if (impl_program) evaluate_program(a, *impl_program, e);
-  const z3::expr given = hyp && all_of(ctx, step_facts(ctx, a.steps, 0, hypothesis_end)) &&
+  const z3::expr given = hyp && all_of(ctx, step_facts(ctx, a.steps, 0, hypothesis_end, false)) &&
                         a.all_definitions() && in_box(ctx, e, d) && p >= 0 && p < final_count;
-  const std::vector<z3::expr> goals = step_facts(ctx, a.steps, hypothesis_end, a.steps.size());
+  const std::vector<z3::expr> goals = step_facts(ctx, a.steps, hypothesis_end, a.steps.size(), true);
   o.ms += ms_since(t0);
   z3::model model(ctx);
   o.verdict = run({print_shape(shape) + ".P5", given && !all_of(ctx, goals)}, o.ms, &model,
