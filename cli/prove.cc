@@ -40,7 +40,8 @@ void add_proof_flags(CLI::App* command, bool& json, std::string& smt2_dir, unsig
 void add_prove_command(CLI::App& app) {
   auto args = std::make_shared<proofs::ProveOptions>();
   CLI::App* command = app.add_subcommand(
-      "prove", "prove P1-P3 (injective, in range, onto non-padding) for symbolic dims ('?')");
+      "prove", "prove P1-P3 (injective, in range, onto non-padding) and P5 (no int64 overflow) for "
+      "symbolic dims ('?'), P4 (impl = spec) for concrete dims");
   command->add_option("LAYOUT", args->layout, "the layout; dims may be '?'");
   command->add_flag("--catalog", args->catalog, "every catalogue layout, every dim '?'");
   add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
@@ -65,7 +66,7 @@ void add_equiv_command(CLI::App& app) {
 
 void add_proof_gate_checks(GateRegistry& registry) {
   registry.add_suite_check(
-      "proofs", "Z3: P1-P3 for every catalogue layout with every dim symbolic",
+      "proofs", "Z3: P1-P3 for every catalogue layout with every dim symbolic, P5 with its dims",
       [](const GateOptions&) {
         proofs::Prover prover({10000, ""});
         int64_t proved = 0;
@@ -84,6 +85,21 @@ void add_proof_gate_checks(GateRegistry& registry) {
             } else {
               unknown += (unknown.empty() ? "" : ", ") + std::string(entry.name) + " " + o.name;
             }
+          }
+        }
+        // P5 for the catalogue's own dims (quick: every size a constant; it
+        // covers the impl's index programs too).
+        for (const CatalogEntry& entry : catalog()) {
+          const proofs::Outcome o = prover.prove_no_overflow(parse_shape(entry.layout));
+          if (o.verdict == proofs::Verdict::kRefuted) {
+            return CheckResult::failed(std::string(entry.name) + " P5 refuted: " +
+                                           o.counterexample->explanation,
+                                       proved);
+          }
+          if (o.verdict == proofs::Verdict::kProved) {
+            ++proved;
+          } else {
+            unknown += (unknown.empty() ? "" : ", ") + std::string(entry.name) + " P5";
           }
         }
         for (const proofs::Outcome& o : prover.shared_lemmas()) {

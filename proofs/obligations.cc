@@ -684,27 +684,7 @@ Outcome Prover::prove_program_agrees(const ShapeWithLayout& shape,
   ZVec dims;
   for (int64_t d : shape.dims) dims.push_back(a.constant(d));
   const ZVec e = fresh_vec(a, "e", dims.size());
-  if (program.input_count != static_cast<int64_t>(e.size())) {
-    throw Error("impl program reads " + std::to_string(program.input_count) +
-                " coordinates, the shape has rank " + std::to_string(e.size()));
-  }
-  ZVec reg = e;
-  auto combination = [&](const std::vector<impl::IndexProgram::Term>& terms) {
-    z3::expr sum = a.constant(0);
-    for (const auto& t : terms) {
-      if (t.reg < 0 || t.reg >= static_cast<int64_t>(reg.size())) {
-        throw Error("impl program reads register " + std::to_string(t.reg) + " before it is written");
-      }
-      sum = a.add(sum, a.mul(a.constant(t.coeff), reg[t.reg]));
-    }
-    return sum;
-  };
-  for (const auto& step : program.steps) {
-    const spec::DivMod<z3::expr> qr = a.div_mod(combination(step.terms), a.constant(step.divisor));
-    reg.push_back(qr.quotient);
-    reg.push_back(qr.remainder);
-  }
-  const z3::expr impl_index = combination(program.result);
+  const z3::expr impl_index = evaluate_program(a, program, e);
   const z3::expr spec_index = spec::linear_index_with_tile(a, dims, shape.layout, e);
   o.ms += ms_since(t0);
   z3::model model(ctx);
@@ -729,6 +709,176 @@ Outcome Prover::prove_program_agrees(const ShapeWithLayout& shape,
   c.positions = {by_impl, by_spec};
   c.explanation = "element " + tuple(c.elements[0]) + ": impl gives " + std::to_string(by_impl) +
                   ", spec " + std::to_string(by_spec);
+  o.counterexample = c;
+  return o;
+}
+
+// ---------------------------------------------------------------------------
+// P5, proofs/overflow.h.
+
+namespace {
+
+// The recorded steps [from, to), one fact each: it fits int64, and a
+// dividend is >= 0 when `dividends_nonnegative` (the goals; the hypothesis
+// mirrors validate, which checks overflow only).
+std::vector<z3::expr> step_facts(z3::context& ctx, const std::vector<RecordedStep<z3::expr>>& steps,
+                                 size_t from, size_t to, bool dividends_nonnegative) {
+  const z3::expr lo = ctx.int_val("-9223372036854775808"), hi = ctx.int_val("9223372036854775808");
+  std::vector<z3::expr> facts;
+  std::vector<bool> seen;
+  for (size_t i = from; i < to; ++i) {
+    const z3::expr& v = steps[i].value;
+    if (v.is_numeral()) {  // folded by the domain: constants of the layout
+      int64_t c;
+      if (v.is_numeral_i64(c) &&
+          (!dividends_nonnegative || std::string(steps[i].what) != "dividend" || c >= 0)) {
+        continue;
+      }
+    }
+    const bool dividend = dividends_nonnegative && std::string(steps[i].what) == "dividend";
+    const unsigned id = Z3_get_ast_id(ctx, v) * 2 + dividend;
+    if (id >= seen.size()) seen.resize(id + 1, false);
+    if (seen[id]) continue;  // hash-consed: the same term recorded again
+    seen[id] = true;
+    facts.push_back(dividend ? v >= 0 && v < hi : v >= lo && v < hi);
+  }
+  return facts;
+}
+
+template <class A>
+std::vector<typename A::Value> as_values(const std::vector<int64_t>& v) {
+  return std::vector<typename A::Value>(v.begin(), v.end());
+}
+
+}  // namespace
+
+Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeComputation& bytes,
+                                  const impl::IndexProgram* program) {
+  validate_structure(shape);
+  Outcome o{"P5", "no int64 overflow", Verdict::kUnknown, 0, "", std::nullopt};
+  const Layout& layout = shape.layout;
+  const int64_t bits = shape.element_bits();
+  const size_t rank = shape.dims.size();
+  const auto t0 = Clock::now();
+  // The impl's program, for concrete dims; a shape the spec rejects must be
+  // rejected by the impl too, and then there is nothing to compute.
+  std::optional<impl::IndexProgram> impl_program;
+  if (!shape.has_symbolic_dims()) {
+    bool spec_accepts = true;
+    try {
+      spec::validate(shape);
+    } catch (const Error&) {
+      spec_accepts = false;
+    }
+    if (!spec_accepts) {
+      try {
+        const impl::IndexPlan plan(shape);
+      } catch (const Error&) {
+        o.verdict = Verdict::kProved;
+        o.ms = ms_since(t0);
+        o.detail = "validation rejects the shape (spec and impl)";
+        return o;
+      }
+      o.verdict = Verdict::kRefuted;
+      o.ms = ms_since(t0);
+      o.counterexample = Counterexample{shape.dims, {}, {},
+                                        "spec::validate rejects the shape but impl::IndexPlan "
+                                        "accepts it"};
+      return o;
+    }
+    if (program) {
+      impl_program = *program;
+    } else {
+      try {
+        impl_program = impl::IndexPlan(shape).program();
+      } catch (const Error& e) {
+        o.verdict = Verdict::kRefuted;
+        o.ms = ms_since(t0);
+        o.counterexample = Counterexample{
+            shape.dims, {}, {},
+            "spec::validate accepts the shape but impl::IndexPlan rejects it: " +
+                std::string(e.what())};
+        return o;
+      }
+    }
+  }
+
+  z3::context ctx;
+  Recording<Z3Domain> a(ctx);
+  z3::expr hyp = ctx.bool_val(true);
+  const ZVec d = dims_terms(a, shape.dims, hyp);
+  // H: validation's own steps fit; N and the padded count are the same
+  // terms again (hash-consed), recorded on the hypothesis side.
+  spec::compute_validated_sizes(a, d, layout, bits);
+  const z3::expr final_count = spec::product(a, spec::level_bounds(a, d, layout).back());
+  const z3::expr padded = spec::padded_element_count(a, d, layout);
+  const size_t hypothesis_end = a.steps.size();
+  const ZVec e = fresh_vec(a, "e", rank);
+  const z3::expr p = a.fresh("p");
+  spec::linear_index_with_tile(a, d, layout, e);
+  spec::delinearize(a, d, layout, p);
+  bytes.symbolic(a, padded, bits);
+  if (impl_program) evaluate_program(a, *impl_program, e);
+  const z3::expr given = hyp && all_of(ctx, step_facts(ctx, a.steps, 0, hypothesis_end, false)) &&
+                        a.all_definitions() && in_box(ctx, e, d) && p >= 0 && p < final_count;
+  const std::vector<z3::expr> goals = step_facts(ctx, a.steps, hypothesis_end, a.steps.size(), true);
+  o.ms += ms_since(t0);
+  z3::model model(ctx);
+  o.verdict = run({print_shape(shape) + ".P5", given && !all_of(ctx, goals)}, o.ms, &model,
+                  o.detail);
+  if (o.verdict != Verdict::kRefuted) return o;
+
+  // Replay on __int128: the shape must validate, and some step must escape.
+  Counterexample c;
+  try {
+    c.dims = model_ints(model, d);
+    c.elements.push_back(model_ints(model, e));
+    c.positions.push_back(model_int(model, p));
+  } catch (const ModelTooLarge&) {
+    o.verdict = Verdict::kUnknown;
+    o.detail = "Z3 found a model with values outside int64; not replayed";
+    return o;
+  }
+  ShapeWithLayout concrete = shape;
+  concrete.dims = c.dims;
+  std::optional<std::string> escape;
+  try {
+    spec::validate(concrete);
+    using R = Recording<Int128Domain>;
+    const auto dims = as_values<R>(c.dims), element = as_values<R>(c.elements[0]);
+    auto check = [&](const std::string& what, const std::function<void(R&)>& compute) {
+      if (escape) return;
+      R r;
+      compute(r);
+      if (auto why = first_escape(r.steps)) escape = what + ": " + *why;
+    };
+    if (in_box(c.elements[0], c.dims)) {
+      check("linear_index_with_tile of element " + tuple(c.elements[0]),
+            [&](R& r) { spec::linear_index_with_tile(r, dims, layout, element); });
+      if (impl_program) {
+        check("the impl's index program on element " + tuple(c.elements[0]),
+              [&](R& r) { evaluate_program(r, *impl_program, element); });
+      }
+    }
+    Int128Domain plain;
+    const __int128 n = spec::product(plain, spec::level_bounds(plain, dims, layout).back());
+    if (c.positions[0] >= 0 && c.positions[0] < n) {
+      check("delinearize of position " + std::to_string(c.positions[0]),
+            [&](R& r) { spec::delinearize(r, dims, layout, static_cast<__int128>(c.positions[0])); });
+    }
+    check("byte size (" + bytes.name + ")", [&](R& r) {
+      bytes.concrete(r, spec::padded_element_count(plain, dims, layout), bits);
+    });
+  } catch (const Error&) {
+    escape.reset();  // validation rejects the model: not a counterexample
+  }
+  if (!escape) {
+    o.verdict = Verdict::kUnknown;
+    o.detail = "Z3 found a model that the __int128 replay does not confirm (dims " +
+               tuple(c.dims) + ")";
+    return o;
+  }
+  c.explanation = "the shape validates, but " + *escape;
   o.counterexample = c;
   return o;
 }

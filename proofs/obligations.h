@@ -90,6 +90,11 @@
 // program, registers and floor divisions by constants, evaluated in the same
 // Z3 domain, equals the spec's term for a symbolic in-bounds element.
 //
+// P5 (prove_no_overflow): under the hypothesis that validation's sizes fit
+// int64, no int64 step of the spec's index, delinearization and byte size,
+// nor of the impl's index program (concrete dims), overflows; the claim and
+// why an unbounded-integer query decides it are in proofs/overflow.h.
+//
 // Symbolic tile sizes (prove_symbolic_tile): one level whose tile entries are
 // unknowns t >= 1 on an untiled shape of the same rank; L0-L3 are then
 // nonlinear, and P1-P3 follow by the same composition.
@@ -105,6 +110,7 @@
 
 #include "impl/plan.h"
 #include "proofs/mapping.h"
+#include "proofs/overflow.h"
 #include "spec/model.h"
 
 namespace tilecheck::proofs {
@@ -152,6 +158,14 @@ class Prover {
   // (the impl's linear_index, or evaluate_index_program for a test's program).
   Outcome prove_program_agrees(const ShapeWithLayout& shape, const impl::IndexProgram& program,
                                const std::function<int64_t(std::span<const int64_t>)>& run);
+
+  // P5: see proofs/overflow.h. For concrete dims the impl's program is
+  // covered too (`program`, or IndexPlan(shape).program() when null); a
+  // concrete shape that spec::validate rejects is proved when the impl
+  // rejects it too. `bytes` is the byte-size computation bounded.
+  Outcome prove_no_overflow(const ShapeWithLayout& shape,
+                            const ByteSizeComputation& bytes = spec_byte_size(),
+                            const impl::IndexProgram* program = nullptr);
 
   // Mixed-radix lemma for ranks 1..n (proved once per Prover and reused).
   Outcome mixed_radix(size_t rank);

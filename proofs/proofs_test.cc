@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "proofs/obligations.h"
@@ -251,6 +252,88 @@ TEST(ImplAgrees, AWrongProgramIsRefutedWithARealCounterexample) {
 }
 
 // ---------------------------------------------------------------------------
+// P5: no int64 overflow (proofs/overflow.h).
+
+// Every catalogue layout with its dims as written (this covers the impl's
+// index program too), and a shape near the int64 limit.
+TEST(NoOverflow, CatalogueWithItsDimsIsProved) {
+  Prover prover({10000, ""});
+  std::vector<std::string> layouts = {"f32[1048576,1048576]{1,0:T(8,128)}",
+                                      "u8[3,2305843009213693952]{1,0}"};
+  for (const CatalogEntry& entry : catalog()) layouts.emplace_back(entry.layout);
+  for (const std::string& layout : layouts) {
+    const Outcome o = prover.prove_no_overflow(parse_shape(layout));
+    EXPECT_EQ(o.verdict, Verdict::kProved) << layout << ": " << o.detail;
+  }
+}
+
+// Symbolic dims, the catalogue layouts whose query is quick (the others are
+// in docs/PROOFS.md with their times).
+TEST(NoOverflow, SymbolicDimsAreProved) {
+  Prover prover({10000, ""});
+  for (const char* layout : {"f32[3,5]{1,0:T(2,2)L(32)}", "f32[0,130]{1,0:T(8,128)}",
+                             "bf16[16,256]{1,0:T(8,128)(2,1)}", "bf16[3,5,140]{2,1,0:T(2,*,128)(2,1)}"}) {
+    const Outcome o = prover.prove_no_overflow(symbolic(layout));
+    EXPECT_EQ(o.verdict, Verdict::kProved) << layout << ": " << o.detail;
+  }
+}
+
+// A shape the spec rejects is proved when the impl rejects it too.
+TEST(NoOverflow, RejectedShapesAreRejectedByBoth) {
+  Prover prover({10000, ""});
+  const Outcome o = prover.prove_no_overflow(parse_shape("f32[2,4611686018427387904]{1,0}"));
+  EXPECT_EQ(o.verdict, Verdict::kProved);
+  EXPECT_NE(o.detail.find("rejects"), std::string::npos);
+}
+
+constexpr __int128 kInt64Limit = static_cast<__int128>(1) << 63;
+
+// The byte size as ceil(count*bits/8): overflows while the byte size fits.
+struct ByteSizeBeforeDividing {
+  template <class A>
+  static typename A::Value byte_size(A& a, const typename A::Value& count, int64_t bits) {
+    return a.ceil_div(a.mul(count, a.constant(bits)), a.constant(8));
+  }
+};
+
+TEST(NoOverflow, ByteSizeFormedBeforeDividingIsRefuted) {
+  Prover prover({10000, ""});
+  const ShapeWithLayout shape = symbolic("f32[5,7]{1,0:T(2,4)}");
+  const Outcome o =
+      prover.prove_no_overflow(shape, make_byte_size<ByteSizeBeforeDividing>("count*bits first"));
+  ASSERT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  // Replay here: the concrete shape validates, count*bits does not fit int64.
+  ShapeWithLayout concrete = shape;
+  concrete.dims = o.counterexample->dims;
+  ASSERT_NO_THROW(spec::validate(concrete));
+  const __int128 count_bits =
+      static_cast<__int128>(spec::padded_element_count(concrete)) * concrete.element_bits();
+  EXPECT_GE(count_bits, kInt64Limit);
+  EXPECT_LT(spec::byte_size(concrete), std::numeric_limits<int64_t>::max());
+  // The spec's own byte size is proved for the same layout.
+  EXPECT_EQ(prover.prove_no_overflow(shape).verdict, Verdict::kProved);
+}
+
+// An impl program whose stride is rounded up past the final product
+// (2^62 instead of 2^61) overflows for the last row.
+TEST(NoOverflow, OversizedStrideInAProgramIsRefuted) {
+  const ShapeWithLayout shape = parse_shape("u8[3,2305843009213693952]{1,0}");
+  impl::IndexProgram program;
+  program.input_count = 2;
+  program.result = {{0, int64_t{1} << 62}, {1, 1}};
+  Prover prover({10000, ""});
+  const Outcome o = prover.prove_no_overflow(shape, spec_byte_size(), &program);
+  ASSERT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  const std::vector<int64_t>& e = o.counterexample->elements.at(0);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_TRUE(e[0] >= 0 && e[0] < 3 && e[1] >= 0 && e[1] < shape.dims[1]);
+  const __int128 index = static_cast<__int128>(e[0]) * (int64_t{1} << 62) + e[1];
+  EXPECT_GE(index, kInt64Limit);
+  // The impl's real program for the same shape is proved.
+  EXPECT_EQ(prover.prove_no_overflow(shape).verdict, Verdict::kProved);
+}
+
+// ---------------------------------------------------------------------------
 // Symbolic tile sizes: one level, unknown tile entries t >= 1.
 
 TEST(SymbolicTile, RanksOneToThreeAreProved) {
@@ -273,8 +356,10 @@ TEST(Command, JsonHasOneEntryPerObligation) {
   ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
   const nlohmann::json j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j["layout"], "f32[?,?]{1,0:T(8,128)}");
-  ASSERT_EQ(j["obligations"].size(), 3u);
+  ASSERT_EQ(j["obligations"].size(), 4u);
   EXPECT_EQ(j["obligations"][0]["name"], "P1");
+  EXPECT_EQ(j["obligations"][3]["name"], "P5");
+  EXPECT_EQ(j["obligations"][3]["result"], "proved");
   EXPECT_EQ(j["obligations"][0]["result"], "proved");
   EXPECT_TRUE(j["obligations"][0]["ms"].is_number());
 }

@@ -84,8 +84,8 @@ void for_each_element(const ShapeWithLayout& shape, F f) {
 void validate(const ShapeWithLayout& shape) {
   validate_structure(shape);
   require_concrete(shape);
-  byte_size(shape);  // every intermediate size is checked on the way
-  element_count(shape);
+  Int64Domain a;  // every intermediate size is checked on the way
+  compute_validated_sizes(a, shape.dims, shape.layout, shape.element_bits());
 }
 
 int64_t element_count(const ShapeWithLayout& shape) {
@@ -106,14 +106,9 @@ int64_t padded_element_count(const ShapeWithLayout& shape) {
   return padded_element_count(a, shape.dims, shape.layout);
 }
 
-// D6: ceil(count * bits / 8), without forming count * bits, which may
-// overflow while the byte size does not.
 int64_t byte_size(const ShapeWithLayout& shape) {
   Int64Domain a;
-  const int64_t count = padded_element_count(shape);
-  const int64_t bits = shape.element_bits();
-  const DivMod<int64_t> qr = a.div_mod(count, 8);
-  return a.add(a.mul(qr.quotient, bits), a.ceil_div(qr.remainder * bits, 8));
+  return byte_size_of_count(a, padded_element_count(shape), shape.element_bits());
 }
 
 int64_t dense_byte_size(const ShapeWithLayout& shape) {

@@ -284,6 +284,27 @@ typename A::Value padded_element_count(A& a, const std::vector<typename A::Value
   return a.mul(a.ceil_div(count, align), align);
 }
 
+// D6: ceil(count*bits/8) as (count div 8)*bits + ceil((count mod 8)*bits/8),
+// without forming count*bits, which may overflow while the byte size does not.
+template <class A>
+typename A::Value byte_size_of_count(A& a, const typename A::Value& count, int64_t bits) {
+  const DivMod<typename A::Value> qr = a.div_mod(count, a.constant(8));
+  return a.add(a.mul(qr.quotient, a.constant(bits)),
+               a.ceil_div(a.mul(qr.remainder, a.constant(bits)), a.constant(8)));
+}
+
+// Every size validation computes, in its order: the level bounds, the final
+// product and the padded count, the byte size, the logical element count.
+// On checked int64 this is validate()'s size check (it throws iff some step
+// overflows); the overflow proof (P5) takes "no step leaves int64" as its
+// hypothesis from this very function.
+template <class A>
+void compute_validated_sizes(A& a, const std::vector<typename A::Value>& dims,
+                             const Layout& layout, int64_t bits) {
+  byte_size_of_count(a, padded_element_count(a, dims, layout), bits);
+  product(a, dims);
+}
+
 // The element stored at `position`, or in_bounds == false for padding.
 // Precondition: 0 <= position < product of the final shape (positions in the
 // L(n) tail are padding by definition and never reach this).
