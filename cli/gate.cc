@@ -1,5 +1,6 @@
 #include "cli/gate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -42,6 +43,27 @@ void GateRegistry::add_layout_check(std::string name, std::string what, LayoutCh
 void GateRegistry::add_suite_check(std::string name, std::string what, SuiteCheckFn run) {
   require_new_name(name);
   suite_checks_.push_back({std::move(name), std::move(what), std::move(run)});
+}
+
+GateRegistry GateRegistry::only(const std::vector<std::string>& names) const {
+  GateRegistry subset;
+  for (const std::string& name : names) {
+    const auto named = [&](const auto& c) { return c.name == name; };
+    if (std::none_of(layout_checks_.begin(), layout_checks_.end(), named) &&
+        std::none_of(suite_checks_.begin(), suite_checks_.end(), named)) {
+      throw Error("no gate check is named '" + name + "'; 'tilecheck gate --list' lists them");
+    }
+  }
+  const auto chosen = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  for (const LayoutCheck& c : layout_checks_) {
+    if (chosen(c.name)) subset.layout_checks_.push_back(c);
+  }
+  for (const SuiteCheck& c : suite_checks_) {
+    if (chosen(c.name)) subset.suite_checks_.push_back(c);
+  }
+  return subset;
 }
 
 std::vector<GateLayout> catalog_layouts() {
@@ -224,7 +246,7 @@ void print_gate_json(std::ostream& out, const GateReport& report) {
 void add_gate_command(CLI::App& app, GateRegistry registry) {
   struct Args {
     GateRegistry registry;
-    std::vector<std::string> layouts;
+    std::vector<std::string> layouts, checks;
     GateOptions options;
     bool json = false, list = false;
   };
@@ -246,6 +268,8 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
                       "RapidCheck cases per generated property")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+  command->add_option("--check", args->checks,
+                      "run only this check (repeatable; --list names them)");
   command->add_flag("--list", args->list, "list the checks and exit");
   add_json_flag(command, args->json);
   command->callback([args] {
@@ -266,7 +290,9 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
         layouts.push_back({"", parse_layout_argument(text)});
       }
     }
-    const GateReport report = run_gate(args->registry, layouts, args->options);
+    const GateRegistry registry =
+        args->checks.empty() ? args->registry : args->registry.only(args->checks);
+    const GateReport report = run_gate(registry, layouts, args->options);
     if (args->json) {
       print_gate_json(std::cout, report);
     } else {

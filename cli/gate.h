@@ -72,6 +72,9 @@ class GateRegistry {
   void add_suite_check(std::string name, std::string what, SuiteCheckFn run);
   const std::vector<LayoutCheck>& layout_checks() const { return layout_checks_; }
   const std::vector<SuiteCheck>& suite_checks() const { return suite_checks_; }
+  // The registry restricted to the named checks, in registration order.
+  // Throws Error naming any name that is not registered.
+  GateRegistry only(const std::vector<std::string>& names) const;
 
  private:
   void require_new_name(const std::string& name) const;

@@ -293,7 +293,8 @@ TEST(Gate, TheCataloguePasses) {
 }
 
 TEST(Gate, JsonOnGivenLayouts) {
-  const Output r = tilecheck({"gate", "--json", "--layout", kFigure1, "--layout", kFigure2});
+  const Output r = tilecheck({"gate", "--json", "--layout", kFigure1, "--layout", kFigure2,
+                              "--check", "bijection", "--check", "formulas_agree"});
   expect_ok(r);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], true);
@@ -313,7 +314,13 @@ TEST(Gate, JsonOnGivenLayouts) {
 }
 
 TEST(Gate, LargeLayoutIsSampledAndPackSkipped) {
-  const Output r = tilecheck({"gate", "--json", "--samples", "300", "--layout", kLarge});
+  // Only the checks this test is about: the suite checks (properties, proofs)
+  // do not look at --layout and are covered by TheCataloguePasses.
+  const std::vector<std::string> checks = {"--check", "bijection", "--check", "pack_round_trip",
+                                           "--check", "impl_pack"};
+  std::vector<std::string> args = {"gate", "--json", "--samples", "300", "--layout", kLarge};
+  args.insert(args.end(), checks.begin(), checks.end());
+  const Output r = tilecheck(args);
   expect_ok(r);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], true);
@@ -326,8 +333,18 @@ TEST(Gate, LargeLayoutIsSampledAndPackSkipped) {
       EXPECT_EQ(c["status"], "skipped");
     }
   }
-  EXPECT_NE(last_line(tilecheck({"gate", "--samples", "300", "--layout", kLarge}).out).find(", 2 skipped"),
-            std::string::npos);
+  args.erase(args.begin() + 1);  // the table instead of --json
+  EXPECT_NE(last_line(tilecheck(args).out).find(", 2 skipped"), std::string::npos);
+}
+
+TEST(Gate, CheckSelectsChecksByName) {
+  const Output r = tilecheck({"gate", "--layout", kFigure1, "--check", "bijection"});
+  expect_ok(r);
+  EXPECT_EQ(last_line(r.out), "gate: 1 layouts, 1 checks, 1 passed, 0 failed");
+  const Output bad = tilecheck({"gate", "--check", "no_such_check"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err, "error: no gate check is named 'no_such_check'; 'tilecheck gate --list' lists them\n");
 }
 
 // The same gate with one check over a deliberately broken index: exit 1, the
@@ -335,7 +352,8 @@ TEST(Gate, LargeLayoutIsSampledAndPackSkipped) {
 TEST(Gate, FailsWhenACheckFails) {
   for (const std::string limit : {"65536", "0"}) {  // exhaustive, then sampled
     const Output r = run_binary(FAULTY_TILECHECK_BINARY,
-                             {"gate", "--exhaustive-limit", limit, "--layout", kFigure1});
+                             {"gate", "--exhaustive-limit", limit, "--layout", kFigure1,
+                              "--check", "broken_index_bijection", "--check", "bijection"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("FAILED broken_index_bijection: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("FAIL "), std::string::npos) << r.out;
@@ -346,7 +364,8 @@ TEST(Gate, FailsWhenACheckFails) {
     EXPECT_EQ(std::stoi(m[3]), std::stoi(m[2]) - 1);
     EXPECT_EQ(m[4], "1");
   }
-  const Output json = run_binary(FAULTY_TILECHECK_BINARY, {"gate", "--json", "--layout", kFigure1});
+  const Output json = run_binary(FAULTY_TILECHECK_BINARY, {"gate", "--json", "--layout", kFigure1,
+                                                          "--check", "broken_index_bijection"});
   EXPECT_EQ(json.exit_code, 1);
   EXPECT_EQ(nlohmann::json::parse(json.out)["ok"], false);
 }
