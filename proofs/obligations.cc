@@ -441,6 +441,16 @@ std::optional<std::string> replay(const MappingOps<spec::Int64Domain>& ops, cons
   }
 }
 
+// P1-P3 and the per-level facts each one rests on.
+struct LevelObligation {
+  const char* name;
+  const char* title;
+  LevelFacts facts;
+};
+const LevelObligation kLevelObligations[] = {{"P1", "injective", {true, false}},
+                                             {"P2", "in range", {false, false}},
+                                             {"P3", "onto non-padding", {true, true}}};
+
 }  // namespace
 
 std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
@@ -486,16 +496,8 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
   }
   const Outcome radix = mixed_radix(radix_rank);
 
-  struct Spec {
-    const char* name;
-    const char* title;
-    LevelFacts facts;
-  };
-  const Spec specs[] = {{"P1", "injective", {true, false}},
-                        {"P2", "in range", {false, false}},
-                        {"P3", "onto non-padding", {true, true}}};
   std::vector<Outcome> results;
-  for (const Spec& sp : specs) {
+  for (const LevelObligation& sp : kLevelObligations) {
     Outcome o{sp.name, sp.title, Verdict::kProved, composition_ms, "", std::nullopt};
     if (!composition_ok) {
       o.verdict = Verdict::kUnknown;
@@ -887,16 +889,8 @@ std::vector<Outcome> Prover::prove_symbolic_tile(size_t rank) {
   const MappingOps<Z3Domain>& ops = mapping_.symbolic;
   const Outcome radix = mixed_radix(2 * rank);
   const std::string label = "symbolic-tile-rank" + std::to_string(rank);
-  struct Spec {
-    const char* name;
-    const char* title;
-    LevelFacts facts;
-  };
-  const Spec specs[] = {{"P1", "injective", {true, false}},
-                        {"P2", "in range", {false, false}},
-                        {"P3", "onto non-padding", {true, true}}};
   std::vector<Outcome> results;
-  for (const Spec& sp : specs) {
+  for (const LevelObligation& sp : kLevelObligations) {
     Outcome o{sp.name, sp.title, radix.verdict, 0, radix.detail, std::nullopt};
     z3::context ctx;
     Z3Domain a(ctx);

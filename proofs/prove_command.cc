@@ -81,10 +81,25 @@ ShapeWithLayout all_dims_symbolic(ShapeWithLayout shape) {
   return shape;
 }
 
+// Runs a command body, turning bad input into exit 2 and a Z3 failure into
+// exit 3 (unknown), each with its message on `err`.
+template <class Body>
+int guarded(std::ostream& err, Body body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const z3::exception& e) {
+    err << "error: Z3: " << e.msg() << "\n";
+    return kExitUnknown;
+  }
+}
+
 }  // namespace
 
 int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded(err, [&] {
     if (options.catalog == !options.layout.empty()) {
       throw Error("give either a LAYOUT or --catalog");
     }
@@ -148,17 +163,11 @@ int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err)
           << "\n";
     }
     return exit_status(everything);
-  } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const z3::exception& e) {
-    err << "error: Z3: " << e.msg() << "\n";
-    return kExitUnknown;
-  }
+  });
 }
 
 int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded(err, [&] {
     const ShapeWithLayout a = parse_shape(options.first), b = parse_shape(options.second);
     Prover prover(proof_options(options.smt2_dir, options.timeout_ms));
     const Outcome o = prover.equivalent(a, b);
@@ -171,13 +180,7 @@ int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err)
       print_outcome(o, "", out);
     }
     return exit_status({o});
-  } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const z3::exception& e) {
-    err << "error: Z3: " << e.msg() << "\n";
-    return kExitUnknown;
-  }
+  });
 }
 
 }  // namespace tilecheck::proofs

@@ -175,32 +175,38 @@ IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<in
   return trace;
 }
 
-std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
-  check_buffer("dense", dense.size(), dense_byte_size(shape));
+namespace {
+
+// For every bit b of every element: bit b of dense element i (row-major) is
+// dense bit i*8*ceil(bits/8) + b, and it is physical bit p*bits + b where p is
+// the element's linear index. copy(dense_bit, physical_bit) moves one of them.
+template <class Copy>
+void for_each_element_bit(const ShapeWithLayout& shape, Copy copy) {
   const int64_t bits = shape.element_bits();
   const int64_t dense_bits = 8 * shape.dense_element_bytes();
-  std::vector<uint8_t> physical(static_cast<size_t>(byte_size(shape)), 0);
   Int64Domain a;
   for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
     const int64_t p = linear_index_with_tile(a, shape.dims, shape.layout, e);
-    for (int64_t b = 0; b < bits; ++b) {
-      set_bit(physical, p * bits + b, get_bit(dense, i * dense_bits + b));
-    }
+    for (int64_t b = 0; b < bits; ++b) copy(i * dense_bits + b, p * bits + b);
+  });
+}
+
+}  // namespace
+
+std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
+  check_buffer("dense", dense.size(), dense_byte_size(shape));
+  std::vector<uint8_t> physical(static_cast<size_t>(byte_size(shape)), 0);
+  for_each_element_bit(shape, [&](int64_t dense_bit, int64_t physical_bit) {
+    set_bit(physical, physical_bit, get_bit(dense, dense_bit));
   });
   return physical;
 }
 
 std::vector<uint8_t> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
   check_buffer("physical", physical.size(), byte_size(shape));
-  const int64_t bits = shape.element_bits();
-  const int64_t dense_bits = 8 * shape.dense_element_bytes();
   std::vector<uint8_t> dense(static_cast<size_t>(dense_byte_size(shape)), 0);
-  Int64Domain a;
-  for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
-    const int64_t p = linear_index_with_tile(a, shape.dims, shape.layout, e);
-    for (int64_t b = 0; b < bits; ++b) {
-      set_bit(dense, i * dense_bits + b, get_bit(physical, p * bits + b));
-    }
+  for_each_element_bit(shape, [&](int64_t dense_bit, int64_t physical_bit) {
+    set_bit(dense, dense_bit, get_bit(physical, physical_bit));
   });
   return dense;
 }
