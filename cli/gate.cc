@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/conformance.h"
 #include "spec/catalog.h"
 #include "spec/semantics.h"
 #include "spec/syntax.h"
@@ -248,6 +249,7 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
     GateRegistry registry;
     std::vector<std::string> layouts, checks;
     GateOptions options;
+    ConformanceOptions conformance;  // --impl: cli/conformance.h
     bool json = false, list = false;
   };
   auto args = std::make_shared<Args>();
@@ -265,14 +267,20 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   command->add_option("--seed", args->options.seed, "sampling seed")->capture_default_str();
   command->add_option("--cases", args->options.property_cases,
-                      "RapidCheck cases per generated property")
+                      "RapidCheck cases per generated property (with --impl: generated layouts)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   command->add_option("--check", args->checks,
                       "run only this check (repeatable; --list names them)");
   command->add_flag("--list", args->list, "list the checks and exit");
   add_json_flag(command, args->json);
+  add_conformance_options(command, args->conformance);
   command->callback([args] {
+    if (!args->conformance.impl_path.empty()) {
+      if (args->list || !args->checks.empty()) throw Error("--list and --check do not apply with --impl");
+      run_conformance(args->conformance, args->layouts, args->options, args->json);
+      return;
+    }
     if (args->list) {
       for (const LayoutCheck& c : args->registry.layout_checks()) {
         std::cout << std::left << std::setw(24) << c.name << "per layout  " << c.what << "\n";

@@ -1,13 +1,9 @@
 // Runs the built `tilecheck` binary (and the test-only faulty_tilecheck) and
 // checks what every command prints and its exit code: 0 ok, 1 a check
 // failed, 2 bad input or usage with a message on stderr starting "error:".
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -15,48 +11,12 @@
 #include <vector>
 
 #include "spec/catalog.h"
+#include "tests/run_binary.h"
 
 namespace {
 
-struct Output {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `binary args...` with stdout and stderr captured in temporary files.
-Output run_binary(const char* binary, const std::vector<std::string>& args) {
-  std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
-  std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
-  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
-  EXPECT_GE(out_fd, 0);
-  EXPECT_GE(err_fd, 0);
-  std::vector<char*> argv = {const_cast<char*>(binary)};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_fd, 1);
-    dup2(err_fd, 2);
-    execv(binary, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(out_fd);
-  close(err_fd);
-  Output r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
-        read_file(err_path)};
-  unlink(out_path.c_str());
-  unlink(err_path.c_str());
-  return r;
-}
+using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::run_binary;
 
 Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
 

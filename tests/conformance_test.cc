@@ -1,0 +1,156 @@
+// `tilecheck gate --impl`, run as a CI runs it, on the example
+// implementations of examples/impl/: the correct one passes, the one with
+// XLA's first-tile byte size fails with a minimal counterexample that
+// reproduces, the one that aborts and hangs is reported as failing without
+// tilecheck crashing, and what is not a usable library exits 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/run_binary.h"
+
+namespace {
+
+using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::run_binary;
+
+Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+
+// Sampling instead of every element on the larger catalogue layouts: the
+// runs stay at a few seconds under ASan. The first test checks exhaustively.
+const std::string kQuick[] = {"--exhaustive-limit", "1024", "--samples", "256"};
+
+// The value after `label` on the line that starts with it (after spaces).
+std::string field(const std::string& text, const std::string& label) {
+  const std::regex line("(^|\\n) *" + label + " +([^\\n]*)");
+  std::smatch m;
+  return std::regex_search(text, m, line) ? m[2].str() : "";
+}
+
+std::string unquote(std::string s) {
+  if (s.size() >= 2 && s.front() == '\'' && s.back() == '\'') s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
+  const Output r = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--cases", "60"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("layouts: 39 from the catalogue, then 60 generated (seed 1)"), std::string::npos)
+      << r.out;
+  for (const std::string f : {"linear_index", "pack", "byte_size"}) {
+    // function, result, layouts checked, skipped, cases: nothing skipped.
+    const std::regex row("\\n" + f + " +passed +([0-9]+) +0 +([0-9]+) ");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, row)) << f << "\n" << r.out;
+    EXPECT_GT(std::stoll(m[1].str()), 39 + 30) << f;  // the catalogue and most generated layouts
+  }
+  EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
+}
+
+TEST(Conformance, JsonReportsCountsPerFunction) {
+  const Output r = tilecheck(
+      {"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_EQ(j["layouts"]["catalogue"], 39);
+  EXPECT_EQ(j["layouts"]["generated"], 5);
+  ASSERT_EQ(j["functions"].size(), 3u);
+  for (const auto& f : j["functions"]) {
+    EXPECT_EQ(f["result"], "passed") << f.dump();
+    EXPECT_GE(f["layouts_checked"].get<int>(), 39) << f.dump();
+    EXPECT_EQ(f["layouts_skipped"], 0) << f.dump();
+  }
+}
+
+TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
+  const Output r = tilecheck(
+      {"gate", "--impl", FIRST_TILE_SIZE_IMPL, kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\nFAILED byte_size: wrong byte size\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nconformance: FAILED (byte_size)\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nlinear_index +passed "))) << r.out;
+
+  // The minimal case: a scalar under two tiles, the second of which pads
+  // (2 positions); the first tile alone covers 1.
+  const std::string minimal = field(r.out, "layout");
+  EXPECT_EQ(minimal, "f32[]{:T(1)(2)}") << r.out;
+  const std::string expected = field(r.out, "expected"), actual = field(r.out, "actual");
+  EXPECT_NE(expected, actual);
+
+  // The spec command prints the expected size.
+  const Output size = tilecheck({"size", "--json", minimal});
+  ASSERT_EQ(size.exit_code, 0) << size.err;
+  const std::string bytes = std::to_string(nlohmann::json::parse(size.out)["bytes"].get<int64_t>());
+  EXPECT_EQ(bytes + " bytes", expected);
+  EXPECT_EQ(field(r.out, "the spec says:"), "tilecheck size '" + minimal + "'   (bytes " + bytes + ")");
+
+  // The reproduce line is a command that fails the same way, already minimal.
+  const std::string reproduce = field(r.out, "reproduce:");
+  EXPECT_EQ(reproduce, "tilecheck gate --impl " + std::string(FIRST_TILE_SIZE_IMPL) + " --layout '" +
+                           minimal + "'");
+  const Output again = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--layout", minimal});
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_NE(again.out.find("minimal case (0 shrinking steps)"), std::string::npos) << again.out;
+  EXPECT_EQ(field(again.out, "actual"), actual);
+
+  // Minimal: without its second tile the broken size is right.
+  const std::string one_tile = std::regex_replace(minimal, std::regex("\\)\\([0-9]+\\)\\}"), ")}");
+  const Output simpler = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--layout", one_tile});
+  EXPECT_EQ(simpler.exit_code, 0) << one_tile << "\n" << simpler.out;
+}
+
+TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
+  const Output r = tilecheck(
+      {"gate", "--impl", CRASHING_IMPL, "--cases", "20", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\nFAILED linear_index: crashed: killed by signal 6 (SIGABRT)\n"),
+            std::string::npos)
+      << r.out;
+  // Shrunk to two tile levels on the smallest shape, and the element named.
+  EXPECT_TRUE(std::regex_match(field(r.out, "layout"), std::regex("f32\\[\\]\\{:T\\(1\\)\\(1\\)\\}")))
+      << r.out;
+  EXPECT_EQ(field(r.out, "element"), "()") << r.out;
+  // The functions that do not abort are still checked.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nbyte_size +passed "))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\npack +passed "))) << r.out;
+}
+
+TEST(Conformance, AnImplementationThatHangsTimesOut) {
+  const Output r = tilecheck(
+      {"gate", "--impl", CRASHING_IMPL, "--layout", "f32[2,999983]", "--timeout", "0.5"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nFAILED linear_index: hung: no answer within 0.5 s (killed)\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {
+  const Output text = tilecheck({"gate", "--impl", TEXT_FILE});
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_EQ(text.out, "");
+  EXPECT_EQ(text.err.rfind("error: cannot load '" + std::string(TEXT_FILE) + "'", 0), 0u) << text.err;
+
+  const Output missing = tilecheck({"gate", "--impl", "/nonexistent/libimpl.so"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("error: cannot load '/nonexistent/libimpl.so'"), std::string::npos)
+      << missing.err;
+
+  const Output no_exports = tilecheck({"gate", "--impl", NO_EXPORTS_IMPL});
+  EXPECT_EQ(no_exports.exit_code, 2);
+  EXPECT_NE(no_exports.err.find("exports nothing usable: tilecheck_impl_linear_index (required) is missing"),
+            std::string::npos)
+      << no_exports.err;
+
+  const Output bad_layout = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--layout", "f32[3,5]{1,0:T(0)}"});
+  EXPECT_EQ(bad_layout.exit_code, 2);
+  EXPECT_EQ(bad_layout.err.rfind("error: layout 'f32[3,5]{1,0:T(0)}'", 0), 0u) << bad_layout.err;
+}
+
+}  // namespace
