@@ -112,10 +112,12 @@ ReadStatus read_exact(int fd, void* data, size_t n, std::optional<Clock::time_po
   auto* p = static_cast<uint8_t*>(data);
   while (n > 0) {
     if (deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
       if (left.count() <= 0) return ReadStatus::kTimedOut;
       pollfd pfd{fd, POLLIN, 0};
-      const int ready = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30)));
+      const int ready =
+          poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30)));
       if (ready < 0 && errno == EINTR) continue;
       if (ready == 0) continue;  // the deadline check above decides
     }
@@ -158,7 +160,8 @@ std::vector<uint8_t> answer(const LoadedImpl& impl, const std::vector<uint8_t>& 
       // Never a null pointer, even for a scalar's empty element.
       std::vector<int64_t> element(static_cast<size_t>(std::max<int64_t>(rank, 1)));
       for (int64_t k = 0; k < count; ++k) {
-        if (rank > 0) std::memcpy(element.data(), coords + k * rank * sizeof(int64_t), rank * sizeof(int64_t));
+        if (rank > 0)
+          std::memcpy(element.data(), coords + k * rank * sizeof(int64_t), rank * sizeof(int64_t));
         int64_t index = 0;
         const int status = impl.linear_index(layout.c_str(), rank, element.data(), &index);
         out.i32(status).i64(index);
@@ -198,12 +201,15 @@ std::vector<uint8_t> answer(const LoadedImpl& impl, const std::vector<uint8_t>& 
     _exit(0);
   }
   LoadedImpl impl;
-  impl.linear_index =
-      reinterpret_cast<tilecheck_impl_linear_index_fn>(dlsym(library, "tilecheck_impl_linear_index"));
+  impl.linear_index = reinterpret_cast<tilecheck_impl_linear_index_fn>(
+      dlsym(library, "tilecheck_impl_linear_index"));
   impl.pack = reinterpret_cast<tilecheck_impl_pack_fn>(dlsym(library, "tilecheck_impl_pack"));
   impl.byte_size =
       reinterpret_cast<tilecheck_impl_byte_size_fn>(dlsym(library, "tilecheck_impl_byte_size"));
-  hello.u8(1).u8(impl.linear_index != nullptr).u8(impl.pack != nullptr).u8(impl.byte_size != nullptr);
+  hello.u8(1)
+      .u8(impl.linear_index != nullptr)
+      .u8(impl.pack != nullptr)
+      .u8(impl.byte_size != nullptr);
   if (!send_message(out_fd, hello.payload())) _exit(0);
   std::vector<uint8_t> request;
   while (read_message(in_fd, request, std::nullopt) == ReadStatus::kOk) {
@@ -217,8 +223,8 @@ std::string describe_exit(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* abbrev = sigabbrev_np(sig);
-    return "crashed: killed by signal " + std::to_string(sig) + " (SIG" +
-           (abbrev ? abbrev : "?") + ")";
+    return "crashed: killed by signal " + std::to_string(sig) + " (SIG" + (abbrev ? abbrev : "?") +
+           ")";
   }
   if (WIFEXITED(status)) {
     return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status)) +
@@ -396,7 +402,10 @@ WorkerReply<SizeAnswer> ImplWorker::byte_size(const std::string& layout) {
 WorkerReply<PackAnswer> ImplWorker::pack(const std::string& layout, std::span<const uint8_t> src,
                                          size_t dst_bytes) {
   MessageWriter request;
-  request.u8(kPackOp).str(layout).bytes(src.data(), src.size()).i64(static_cast<int64_t>(dst_bytes));
+  request.u8(kPackOp)
+      .str(layout)
+      .bytes(src.data(), src.size())
+      .i64(static_cast<int64_t>(dst_bytes));
   std::vector<uint8_t> reply;
   if (!exchange(request.payload(), reply)) return no_answer<PackAnswer>(failed_);
   MessageReader in(reply);

@@ -54,9 +54,9 @@ struct SizeAnswer {
 
 struct PackAnswer {
   int32_t status = 0;
-  std::vector<uint8_t> dst;  // the buffer after the call
-  bool wrote_outside = false;    // a guard byte around dst changed
-  bool changed_source = false;   // src differs after the call
+  std::vector<uint8_t> dst;     // the buffer after the call
+  bool wrote_outside = false;   // a guard byte around dst changed
+  bool changed_source = false;  // src differs after the call
 };
 
 class ImplWorker {

@@ -17,7 +17,9 @@ namespace {
 using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::run_binary;
 
-Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+Output tilecheck(const std::vector<std::string>& args) {
+  return run_binary(TILECHECK_BINARY, args);
+}
 
 // Sampling instead of every element on the larger catalogue layouts: the
 // runs stay at a few seconds under ASan. The first test checks exhaustively.
@@ -39,7 +41,8 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
   const Output r = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--cases", "60"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("layouts: 39 from the catalogue, then 60 generated (seed 1)"), std::string::npos)
+  EXPECT_NE(r.out.find("layouts: 39 from the catalogue, then 60 generated (seed 1)"),
+            std::string::npos)
       << r.out;
   for (const std::string f : {"linear_index", "pack", "byte_size"}) {
     // function, result, layouts checked, skipped, cases: nothing skipped.
@@ -52,8 +55,8 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
 }
 
 TEST(Conformance, JsonReportsCountsPerFunction) {
-  const Output r = tilecheck(
-      {"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+  const Output r = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json", kQuick[0],
+                              kQuick[1], kQuick[2], kQuick[3]});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["ok"].get<bool>());
@@ -88,12 +91,13 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   ASSERT_EQ(size.exit_code, 0) << size.err;
   const std::string bytes = std::to_string(nlohmann::json::parse(size.out)["bytes"].get<int64_t>());
   EXPECT_EQ(bytes + " bytes", expected);
-  EXPECT_EQ(field(r.out, "the spec says:"), "tilecheck size '" + minimal + "'   (bytes " + bytes + ")");
+  EXPECT_EQ(field(r.out, "the spec says:"),
+            "tilecheck size '" + minimal + "'   (bytes " + bytes + ")");
 
   // The reproduce line is a command that fails the same way, already minimal.
   const std::string reproduce = field(r.out, "reproduce:");
-  EXPECT_EQ(reproduce, "tilecheck gate --impl " + std::string(FIRST_TILE_SIZE_IMPL) + " --layout '" +
-                           minimal + "'");
+  EXPECT_EQ(reproduce, "tilecheck gate --impl " + std::string(FIRST_TILE_SIZE_IMPL) +
+                           " --layout '" + minimal + "'");
   const Output again = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--layout", minimal});
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_NE(again.out.find("minimal case (0 shrinking steps)"), std::string::npos) << again.out;
@@ -106,15 +110,16 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
 }
 
 TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
-  const Output r = tilecheck(
-      {"gate", "--impl", CRASHING_IMPL, "--cases", "20", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+  const Output r = tilecheck({"gate", "--impl", CRASHING_IMPL, "--cases", "20", kQuick[0],
+                              kQuick[1], kQuick[2], kQuick[3]});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("\nFAILED linear_index: crashed: killed by signal 6 (SIGABRT)\n"),
             std::string::npos)
       << r.out;
   // Shrunk to two tile levels on the smallest shape, and the element named.
-  EXPECT_TRUE(std::regex_match(field(r.out, "layout"), std::regex("f32\\[\\]\\{:T\\(1\\)\\(1\\)\\}")))
+  EXPECT_TRUE(
+      std::regex_match(field(r.out, "layout"), std::regex("f32\\[\\]\\{:T\\(1\\)\\(1\\)\\}")))
       << r.out;
   EXPECT_EQ(field(r.out, "element"), "()") << r.out;
   // The functions that do not abort are still checked.
@@ -123,8 +128,8 @@ TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
 }
 
 TEST(Conformance, AnImplementationThatHangsTimesOut) {
-  const Output r = tilecheck(
-      {"gate", "--impl", CRASHING_IMPL, "--layout", "f32[2,999983]", "--timeout", "0.5"});
+  const Output r =
+      tilecheck({"gate", "--impl", CRASHING_IMPL, "--layout", "f32[2,999983]", "--timeout", "0.5"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("\nFAILED linear_index: hung: no answer within 0.5 s (killed)\n"),
             std::string::npos)
@@ -135,7 +140,8 @@ TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {
   const Output text = tilecheck({"gate", "--impl", TEXT_FILE});
   EXPECT_EQ(text.exit_code, 2);
   EXPECT_EQ(text.out, "");
-  EXPECT_EQ(text.err.rfind("error: cannot load '" + std::string(TEXT_FILE) + "'", 0), 0u) << text.err;
+  EXPECT_EQ(text.err.rfind("error: cannot load '" + std::string(TEXT_FILE) + "'", 0), 0u)
+      << text.err;
 
   const Output missing = tilecheck({"gate", "--impl", "/nonexistent/libimpl.so"});
   EXPECT_EQ(missing.exit_code, 2);
@@ -144,11 +150,27 @@ TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {
 
   const Output no_exports = tilecheck({"gate", "--impl", NO_EXPORTS_IMPL});
   EXPECT_EQ(no_exports.exit_code, 2);
-  EXPECT_NE(no_exports.err.find("exports nothing usable: tilecheck_impl_linear_index (required) is missing"),
+  EXPECT_NE(no_exports.err.find(
+                "exports nothing usable: tilecheck_impl_linear_index (required) is missing"),
             std::string::npos)
       << no_exports.err;
 
-  const Output bad_layout = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--layout", "f32[3,5]{1,0:T(0)}"});
+  const Output unsupported = tilecheck({"gate", "--impl", UNSUPPORTING_IMPL, "--cases", "3"});
+  EXPECT_EQ(unsupported.exit_code, 2);
+  // Every layout with elements skipped (the zero-size ones have no element to ask about).
+  std::smatch skipped;
+  ASSERT_TRUE(std::regex_search(unsupported.out, skipped,
+                                std::regex("\\nlinear_index +skipped +0 +([0-9]+) ")))
+      << unsupported.out;
+  EXPECT_GE(std::stoi(skipped[1].str()), 38);
+  EXPECT_NE(unsupported.out.find("\nconformance: nothing checked\n"), std::string::npos)
+      << unsupported.out;
+  EXPECT_NE(unsupported.err.find("supports none of the " + skipped[1].str() + " layouts"),
+            std::string::npos)
+      << unsupported.err;
+
+  const Output bad_layout =
+      tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--layout", "f32[3,5]{1,0:T(0)}"});
   EXPECT_EQ(bad_layout.exit_code, 2);
   EXPECT_EQ(bad_layout.err.rfind("error: layout 'f32[3,5]{1,0:T(0)}'", 0), 0u) << bad_layout.err;
 }

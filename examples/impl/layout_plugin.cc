@@ -23,9 +23,9 @@
 //   TILECHECK_EXAMPLE_BUG_ABORT_ON_TWO_LEVELS  linear_index aborts on layouts
 //       with two or more tile levels, and never returns for a dim of 999983:
 //       the runner must survive both
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <chrono>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -99,13 +99,15 @@ Placement place(const ShapeWithLayout& s, const int64_t* element, size_t levels)
     p.bounds.push_back(s.dims[logical]);
     p.index.push_back(element ? element[logical] : 0);
   }
-  for (size_t k = 0; k < levels && k < s.layout.tiles.size(); ++k) apply_tile(s.layout.tiles[k].dims, p);
+  for (size_t k = 0; k < levels && k < s.layout.tiles.size(); ++k)
+    apply_tile(s.layout.tiles[k].dims, p);
   return p;
 }
 
 int64_t row_major(const Placement& p) {
   int64_t position = 0;
-  for (size_t j = 0; j < p.bounds.size(); ++j) position = plus(times(position, p.bounds[j]), p.index[j]);
+  for (size_t j = 0; j < p.bounds.size(); ++j)
+    position = plus(times(position, p.bounds[j]), p.index[j]);
   return position;
 }
 
