@@ -379,7 +379,13 @@ tilecheck_status tilecheck_relayout(const tilecheck_layout* from, const tilechec
   });
 }
 
-size_t tilecheck_catalog_size(void) { return tilecheck::catalog().size(); }
+size_t tilecheck_catalog_size(void) {
+  try {
+    return tilecheck::catalog().size();  // built on first use
+  } catch (...) {
+    return 0;
+  }
+}
 
 const char* tilecheck_catalog_name(size_t i) { return catalog_string(i, 0); }
 const char* tilecheck_catalog_layout(size_t i) { return catalog_string(i, 1); }

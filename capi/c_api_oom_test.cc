@@ -71,10 +71,13 @@ void expect(bool condition, const char* what) {
 }  // namespace
 
 int main() {
-  // The catalogue's strings are copied on first use; without memory, NULL.
+  // The catalogue and its strings are built on first use; without memory,
+  // size 0 and NULL.
   allocations_before_failure = 0;
+  expect(tilecheck_catalog_size() == 0, "catalogue size is 0 when out of memory");
   expect(tilecheck_catalog_name(0) == nullptr, "catalogue name is NULL when out of memory");
   allocations_before_failure = -1;
+  expect(tilecheck_catalog_size() > 0, "catalogue size once memory is back");
   expect(tilecheck_catalog_name(0) != nullptr, "catalogue name once memory is back");
 
   // Small: a sweep over n allocations runs the call n times.

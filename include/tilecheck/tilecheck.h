@@ -185,7 +185,8 @@ TILECHECK_C_API tilecheck_status tilecheck_relayout(const tilecheck_layout *from
 
 /* The built-in catalogue (spec/catalog.h): tilecheck_catalog_size() entries;
    entry i's name and canonical layout text, static NUL-terminated strings,
-   or NULL when i is out of range. */
+   or NULL when i is out of range. The catalogue is built on first use: out
+   of memory then makes the size 0 and the strings NULL. */
 TILECHECK_C_API size_t tilecheck_catalog_size(void);
 TILECHECK_C_API const char *tilecheck_catalog_name(size_t i);
 TILECHECK_C_API const char *tilecheck_catalog_layout(size_t i);
