@@ -173,8 +173,9 @@ std::vector<PositionInfo> position_infos(const ShapeWithLayout& shape) {
       const auto sizes = spec::tile_sizes(a, shape.layout.tiles[k]);
       const size_t inner = spec::level_structure<spec::Int64Domain>(sizes, bounds[k].size())
                                .groups.size();
-      if (k <= 1) (k == 0 ? infos[p].first_tile : infos[p].second_tile) =
-          std::vector<int64_t>(index.begin(), index.end() - inner);
+      const std::vector<int64_t> tile(index.begin(), index.end() - inner);
+      if (k == 0) infos[p].first_tile = tile;
+      if (k == 1) infos[p].second_tile = tile;
       index = spec::untile_index(a, sizes, bounds[k], index).index;
     }
   }

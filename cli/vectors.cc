@@ -164,14 +164,18 @@ void write_line(std::ostream& out, const nlohmann::ordered_json& record) {
 void write_vectors(std::ostream& out, const ShapeWithLayout& shape, int64_t count, uint64_t seed) {
   const std::string layout = print_shape(shape);
   SplitMix64 rng(layout_seed(seed, layout));
-  const int64_t dense_bytes = spec::dense_byte_size(shape), bytes = spec::byte_size(shape);
-  write_line(out, {{"layout", layout}, {"elements", spec::element_count(shape)}, {"bytes", bytes}});
+  const int64_t elements = spec::element_count(shape), bytes = spec::byte_size(shape);
+  write_line(out, {{"layout", layout}, {"elements", elements}, {"bytes", bytes}});
   for (const std::vector<int64_t>& e : chosen_elements(shape, count, rng)) {
     write_line(out, {{"layout", layout}, {"element", e}, {"index", spec::linear_index(shape, e)}});
   }
-  if (dense_bytes > kMaxPackBytes || bytes > kMaxPackBytes) {
+  // Every dense element takes at least one byte; this order never overflows.
+  if (elements > kMaxPackBytes || bytes > kMaxPackBytes ||
+      spec::dense_byte_size(shape) > kMaxPackBytes) {
     write_line(out, {{"layout", layout},
-                     {"pack_skipped", "dense array of " + std::to_string(dense_bytes) +
+                     {"pack_skipped", "dense array of " + std::to_string(elements) +
+                                          " elements of " +
+                                          std::to_string(shape.dense_element_bytes()) +
                                           " bytes, physical buffer of " + std::to_string(bytes) +
                                           " bytes: above the " + std::to_string(kMaxPackBytes) +
                                           "-byte limit for pack records"}});

@@ -220,8 +220,13 @@ TEST(Vectors, ChosenElementsIncludeTileCorners) {
 TEST(Vectors, LargeLayoutsSayWhyThereIsNoPackRecord) {
   const Output r = tilecheck({"vectors", catalog_layout("tpu_f32")});
   expect_ok(r);
+  // Sizes near int64's limit: records all the same, without overflowing.
+  const Output huge = tilecheck({"vectors", "pred[3000000000,3000000000]{1,0:E(1)}", "--count", "3"});
+  expect_ok(huge);
+  EXPECT_EQ(lines_of(huge.out).size(), 5u) << huge.out;
+  EXPECT_EQ(problems_with_vectors(huge.out), std::vector<std::string>{});
   EXPECT_EQ(lines_of(r.out).back(),
-            R"({"layout":"f32[16,256]{1,0:T(8,128)}","pack_skipped":"dense array of 16384 bytes, )"
+            R"({"layout":"f32[16,256]{1,0:T(8,128)}","pack_skipped":"dense array of 4096 elements of 4 bytes, )"
             R"(physical buffer of 16384 bytes: above the 4096-byte limit for pack records"})");
 }
 
