@@ -40,20 +40,21 @@ std::string catalog_layout(std::string_view name) {
   return "";
 }
 
-// "" when equal, else where the first difference is, line by line.
+// "" when equal, else the line and column of the first difference, with a
+// little context from each side (lines of vectors can be kilobytes long).
 std::string first_difference(const std::string& expected, const std::string& actual) {
   if (expected == actual) return "";
-  std::istringstream e(expected), a(actual);
-  std::string le, la;
-  for (int line = 1;; ++line) {
-    const bool more_e = static_cast<bool>(std::getline(e, le));
-    const bool more_a = static_cast<bool>(std::getline(a, la));
-    if (!more_e && !more_a) return "they differ in the final newline";
-    if (le != la || more_e != more_a) {
-      return "first difference at line " + std::to_string(line) + ":\n  checked in: " +
-             (more_e ? le : "(end)") + "\n  regenerated: " + (more_a ? la : "(end)");
-    }
-  }
+  size_t at = 0;
+  while (at < expected.size() && at < actual.size() && expected[at] == actual[at]) ++at;
+  const size_t line_start = at == 0 ? 0 : expected.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+  const size_t from = std::max(line_start, at >= 40 ? at - 40 : 0);
+  const auto context = [&](const std::string& text) {
+    return at >= text.size() ? std::string("(end)") : text.substr(from, at - from + 40);
+  };
+  return "first difference at line " +
+         std::to_string(1 + std::count(expected.begin(), expected.begin() + at, '\n')) +
+         ", column " + std::to_string(at - line_start + 1) + ":\n  checked in:  ..." +
+         context(expected) + "...\n  regenerated: ..." + context(actual) + "...";
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
