@@ -172,13 +172,13 @@ void write_vectors(std::ostream& out, const ShapeWithLayout& shape, int64_t coun
   // Every dense element takes at least one byte; this order never overflows.
   if (elements > kMaxPackBytes || bytes > kMaxPackBytes ||
       spec::dense_byte_size(shape) > kMaxPackBytes) {
-    write_line(out, {{"layout", layout},
-                     {"pack_skipped", "dense array of " + std::to_string(elements) +
-                                          " elements of " +
-                                          std::to_string(shape.dense_element_bytes()) +
-                                          " bytes, physical buffer of " + std::to_string(bytes) +
-                                          " bytes: above the " + std::to_string(kMaxPackBytes) +
-                                          "-byte limit for pack records"}});
+    write_line(out,
+               {{"layout", layout},
+                {"pack_skipped", "dense array of " + std::to_string(elements) + " elements of " +
+                                     std::to_string(shape.dense_element_bytes()) +
+                                     " bytes, physical buffer of " + std::to_string(bytes) +
+                                     " bytes: above the " + std::to_string(kMaxPackBytes) +
+                                     "-byte limit for pack records"}});
     return;
   }
   const std::vector<uint8_t> dense = random_dense_array(shape, rng);
@@ -201,8 +201,8 @@ void add_vectors_command(CLI::App& app) {
       "vectors",
       "golden vectors from the spec as JSON Lines: sizes, indices of chosen elements, and a "
       "packed buffer (format: docs/VECTORS.md)");
-  CLI::Option* layouts = command->add_option(
-      "LAYOUT", args->layouts, "shapes with layouts, e.g. 'f32[3,5]{1,0:T(2,2)}'");
+  CLI::Option* layouts = command->add_option("LAYOUT", args->layouts,
+                                             "shapes with layouts, e.g. 'f32[3,5]{1,0:T(2,2)}'");
   command->add_flag("--catalog", args->catalog, "every layout of the built-in catalogue")
       ->excludes(layouts);
   command->add_option("--count", args->count, "index records per layout (all elements if fewer)")
@@ -213,7 +213,8 @@ void add_vectors_command(CLI::App& app) {
   command->callback([args] {
     std::vector<ShapeWithLayout> shapes;
     if (args->catalog) {
-      for (const CatalogEntry& entry : catalog()) shapes.push_back(parse_layout_argument(entry.layout));
+      for (const CatalogEntry& entry : catalog())
+        shapes.push_back(parse_layout_argument(entry.layout));
     } else {
       if (args->layouts.empty()) throw Error("give one or more LAYOUTs, or --catalog");
       for (const std::string& text : args->layouts) shapes.push_back(parse_layout_argument(text));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -22,12 +23,12 @@
 namespace {
 
 using namespace tilecheck;
+using nlohmann::json;
 using tilecheck::cli_testing::expect_ok;
 using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::run_binary;
 using tilecheck::cli_testing::tilecheck;
-using nlohmann::json;
 
 const std::string kSourceDir = TILECHECK_SOURCE_DIR;
 const std::string kCatalogVectors = kSourceDir + "/vectors/catalog.jsonl";
@@ -115,7 +116,8 @@ std::vector<std::string> problems_with_vectors(const std::string& text) {
   for (const LayoutRecords& l : layouts) {
     const std::string where = "layout " + l.layout + ": ";
     try {
-      if (print_shape(parse_shape(l.layout)) != l.layout) problems.push_back(where + "not canonical");
+      if (print_shape(parse_shape(l.layout)) != l.layout)
+        problems.push_back(where + "not canonical");
       const impl::PackPlan plan(parse_shape(l.layout));
       const impl::IndexPlan& index = plan.index();
       const json& size = l.records.front();
@@ -146,7 +148,8 @@ std::vector<std::string> problems_with_vectors(const std::string& text) {
         plan.pack(dense, repacked);
         plan.unpack(packed, unpacked);
         if (repacked != packed) problems.push_back(where + "the impl packs dense_hex differently");
-        if (unpacked != dense) problems.push_back(where + "the impl unpacks packed_hex differently");
+        if (unpacked != dense)
+          problems.push_back(where + "the impl unpacks packed_hex differently");
       }
       if (pack_records != 1) problems.push_back(where + "not exactly one pack record");
       // The first and the last element are always among the chosen ones.
@@ -195,8 +198,9 @@ TEST(Vectors, DeterministicForASeedAndIndependentOfOtherLayouts) {
   const Output both = tilecheck({"vectors", a, b, "--seed", "7"});
   expect_ok(both);
   EXPECT_EQ(tilecheck({"vectors", a, b, "--seed", "7"}).out, both.out);
-  EXPECT_EQ(tilecheck({"vectors", a, "--seed", "7"}).out + tilecheck({"vectors", b, "--seed", "7"}).out,
-            both.out);
+  EXPECT_EQ(
+      tilecheck({"vectors", a, "--seed", "7"}).out + tilecheck({"vectors", b, "--seed", "7"}).out,
+      both.out);
   EXPECT_NE(tilecheck({"vectors", a, b, "--seed", "8"}).out, both.out);
   EXPECT_EQ(problems_with_vectors(both.out), std::vector<std::string>{});
 }
@@ -222,13 +226,15 @@ TEST(Vectors, LargeLayoutsSayWhyThereIsNoPackRecord) {
   const Output r = tilecheck({"vectors", catalog_layout("tpu_f32")});
   expect_ok(r);
   // Sizes near int64's limit: records all the same, without overflowing.
-  const Output huge = tilecheck({"vectors", "pred[3000000000,3000000000]{1,0:E(1)}", "--count", "3"});
+  const Output huge =
+      tilecheck({"vectors", "pred[3000000000,3000000000]{1,0:E(1)}", "--count", "3"});
   expect_ok(huge);
   EXPECT_EQ(lines_of(huge.out).size(), 5u) << huge.out;
   EXPECT_EQ(problems_with_vectors(huge.out), std::vector<std::string>{});
-  EXPECT_EQ(lines_of(r.out).back(),
-            R"({"layout":"f32[16,256]{1,0:T(8,128)}","pack_skipped":"dense array of 4096 elements of 4 bytes, )"
-            R"(physical buffer of 16384 bytes: above the 4096-byte limit for pack records"})");
+  EXPECT_EQ(
+      lines_of(r.out).back(),
+      R"({"layout":"f32[16,256]{1,0:T(8,128)}","pack_skipped":"dense array of 4096 elements of 4 bytes, )"
+      R"(physical buffer of 16384 bytes: above the 4096-byte limit for pack records"})");
 }
 
 TEST(Vectors, BadInputExitsTwo) {
@@ -286,9 +292,9 @@ TEST(Vectors, TheImplCheckerCatchesATamperedFile) {
   EXPECT_NE(problems_with_vectors(tampered("\"bytes\":" + std::to_string(bytes) + "}",
                                            "\"bytes\":" + std::to_string(bytes + 1) + "}")),
             std::vector<std::string>{});
-  EXPECT_NE(problems_with_vectors(tampered(R"("element":[5,9],"index":)",
-                                           R"("element":[5,8],"index":)")),
-            std::vector<std::string>{});
+  EXPECT_NE(
+      problems_with_vectors(tampered(R"("element":[5,9],"index":)", R"("element":[5,8],"index":)")),
+      std::vector<std::string>{});
   EXPECT_NE(problems_with_vectors(tampered(R"("packed_hex":")", R"("packed_hex":"ff)")),
             std::vector<std::string>{});
   std::string flipped = r.out;
@@ -300,7 +306,10 @@ TEST(Vectors, TheImplCheckerCatchesATamperedFile) {
 // ---------------------------------------------------------------------------
 // SVG figures
 
-std::string temp_path(const std::string& name) { return testing::TempDir() + name; }
+// Unique per process: ctest runs tests in parallel, maybe from several checkouts.
+std::string temp_path(const std::string& name) {
+  return testing::TempDir() + "tilecheck_" + std::to_string(getpid()) + "_" + name;
+}
 
 // Width and height from a PNG's IHDR chunk.
 std::pair<int64_t, int64_t> png_size(const std::string& path) {
@@ -335,7 +344,8 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
   }
   const std::regex index_label(R"re(class="index" data-element="([0-9,]*)">([0-9]+)</text>)re");
   int64_t labelled = 0;
-  for (std::sregex_iterator m(svg.begin(), svg.end(), index_label), end; m != end; ++m, ++labelled) {
+  for (std::sregex_iterator m(svg.begin(), svg.end(), index_label), end; m != end;
+       ++m, ++labelled) {
     const int64_t expected = plan.linear_index_checked(coordinates((*m)[1]));
     if (std::stoll((*m)[2]) != expected) {
       problems.push_back("element (" + (*m)[1].str() + ") labelled " + (*m)[2].str() +
@@ -343,8 +353,8 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
     }
   }
   const int64_t rank = plan.rank();
-  const int64_t slice = (rank >= 1 ? plan.shape().dims[rank - 1] : 1) *
-                        (rank >= 2 ? plan.shape().dims[rank - 2] : 1);
+  const int64_t slice =
+      (rank >= 1 ? plan.shape().dims[rank - 1] : 1) * (rank >= 2 ? plan.shape().dims[rank - 2] : 1);
   if (labelled != slice || static_cast<int64_t>(grid_fill.size()) != slice) {
     problems.push_back(std::to_string(labelled) + " labelled and " +
                        std::to_string(grid_fill.size()) + " coloured elements; the slice has " +
@@ -355,7 +365,8 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
   for (std::sregex_iterator m(svg.begin(), svg.end(), element_label), end; m != end; ++m) {
     position_label[std::stoll((*m)[1])] = (*m)[2];
   }
-  const std::regex position_rect(R"re(<rect [^>]*fill="([^"]*)"[^>]* data-position="([0-9]+)"/>)re");
+  const std::regex position_rect(
+      R"re(<rect [^>]*fill="([^"]*)"[^>]* data-position="([0-9]+)"/>)re");
   int64_t positions = 0;
   std::vector<int64_t> e(rank);
   for (std::sregex_iterator m(svg.begin(), svg.end(), position_rect), end; m != end; ++m) {
@@ -372,7 +383,8 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
       problems.push_back(where + "labelled '" + position_label[p] + "', the impl says " + label);
     }
     if (fill == "white") problems.push_back(where + "an element drawn white");
-    const bool in_slice = rank < 2 || std::all_of(e.begin(), e.end() - 2, [](int64_t x) { return x == 0; });
+    const bool in_slice =
+        rank < 2 || std::all_of(e.begin(), e.end() - 2, [](int64_t x) { return x == 0; });
     if (in_slice && grid_fill[e] != fill) problems.push_back(where + "coloured unlike its element");
   }
   if (positions != plan.padded_element_count()) {
@@ -398,8 +410,11 @@ std::string draw_and_render(const std::string& layout, const std::string& name) 
   const Output rendered = run_binary(RSVG_CONVERT, {svg_path, "-o", png_path});
   EXPECT_EQ(rendered.exit_code, 0) << layout << ": " << rendered.err
                                    << " (rsvg-convert comes with librsvg2-bin, scripts/deps.sh)";
-  EXPECT_EQ(png_size(png_path), std::make_pair(int64_t{std::stoll(size[1])}, int64_t{std::stoll(size[2])}))
+  EXPECT_EQ(png_size(png_path),
+            std::make_pair(int64_t{std::stoll(size[1])}, int64_t{std::stoll(size[2])}))
       << layout;
+  std::remove(svg_path.c_str());
+  std::remove(png_path.c_str());
   return rendered.exit_code == 0 ? svg : "";
 }
 
@@ -430,7 +445,8 @@ TEST(DrawSvg, Figure2OutlinesTheSecondLevelTiles) {
   EXPECT_EQ(problems_with_svg(svg, layout), std::vector<std::string>{});
   // Memory: 32 positions, one outline per 2x1 tile, two cells wide.
   std::smatch cell;
-  ASSERT_TRUE(std::regex_search(svg, cell, std::regex(R"re(width="(\d+)"[^>]* data-position="0")re")));
+  ASSERT_TRUE(
+      std::regex_search(svg, cell, std::regex(R"re(width="(\d+)"[^>]* data-position="0")re")));
   const std::regex outline(R"re(<rect class="second-level" [^>]*width="(\d+)")re");
   int outlines = 0;
   for (std::sregex_iterator m(svg.begin(), svg.end(), outline), end; m != end; ++m, ++outlines) {
@@ -440,8 +456,9 @@ TEST(DrawSvg, Figure2OutlinesTheSecondLevelTiles) {
   // Grid: the 2x1 tiles of a 4x8 array have edges above rows 0, 2 and 4 in
   // every column and left of columns 0..8 in every row: 3*8 + 9*4.
   const std::regex edge(R"re(<line class="second-level")re");
-  EXPECT_EQ(std::distance(std::sregex_iterator(svg.begin(), svg.end(), edge), std::sregex_iterator()),
-            3 * 8 + 9 * 4);
+  EXPECT_EQ(
+      std::distance(std::sregex_iterator(svg.begin(), svg.end(), edge), std::sregex_iterator()),
+      3 * 8 + 9 * 4);
 }
 
 TEST(DrawSvg, EveryCatalogueLayoutDrawsOrIsTooLarge) {
@@ -457,7 +474,8 @@ TEST(DrawSvg, EveryCatalogueLayoutDrawsOrIsTooLarge) {
           << entry.name;
       continue;
     }
-    const Output r = tilecheck({"draw", std::string(entry.layout), "--svg", temp_path("large.svg")});
+    const Output r =
+        tilecheck({"draw", std::string(entry.layout), "--svg", temp_path("large.svg")});
     EXPECT_EQ(r.exit_code, 2) << entry.name;
     EXPECT_NE(r.err.find("is too large to draw as SVG"), std::string::npos) << r.err;
   }
@@ -472,7 +490,8 @@ TEST(DrawSvg, TheImplCheckerCatchesAWrongLabel) {
   std::string wrong_index = svg;
   wrong_index.replace(wrong_index.find(label), label.size(), R"(data-element="2,3">16</text>)");
   EXPECT_NE(problems_with_svg(wrong_index, layout), std::vector<std::string>{});
-  const std::string padding = R"(fill="white" stroke="#555" stroke-width="0.5" data-position="9"/>)";
+  const std::string padding =
+      R"(fill="white" stroke="#555" stroke-width="0.5" data-position="9"/>)";
   ASSERT_NE(svg.find(padding), std::string::npos);
   std::string coloured_padding = svg;
   coloured_padding.replace(coloured_padding.find(padding), 12, R"(fill="#8dd3c7")");
@@ -481,7 +500,8 @@ TEST(DrawSvg, TheImplCheckerCatchesAWrongLabel) {
 
 TEST(DrawSvg, BadInputExitsTwo) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"draw", catalog_layout("tpu_f32"), "--svg", temp_path("x.svg")}, "too large to draw as SVG"},
+      {{"draw", catalog_layout("tpu_f32"), "--svg", temp_path("x.svg")},
+       "too large to draw as SVG"},
       {{"draw", catalog_layout("doc_figure1"), "--svg", "/nonexistent/dir/x.svg"}, "cannot write"},
       {{"draw", "f32[3,5]{1,0:T(0,2)}", "--svg", temp_path("x.svg")}, "layout"},
   };
@@ -495,14 +515,15 @@ TEST(DrawSvg, BadInputExitsTwo) {
 
 // docs/figures/ holds the document's two figures as the README shows them.
 TEST(DrawSvg, CheckedInFiguresAreCurrent) {
-  for (const auto& [file, name] : {std::pair{"figure1.svg", "doc_figure1"},
-                                   std::pair{"figure2.svg", "doc_figure2"}}) {
+  for (const auto& [file, name] :
+       {std::pair{"figure1.svg", "doc_figure1"}, std::pair{"figure2.svg", "doc_figure2"}}) {
     const std::string fresh = temp_path(std::string("fresh_") + file);
     expect_ok(tilecheck({"draw", catalog_layout(name), "--svg", fresh}));
     EXPECT_EQ(first_difference(read_file(kSourceDir + "/docs/figures/" + file), read_file(fresh)),
               "")
-        << "regenerate with: tilecheck draw '" << catalog_layout(name)
-        << "' --svg docs/figures/" << file;
+        << "regenerate with: tilecheck draw '" << catalog_layout(name) << "' --svg docs/figures/"
+        << file;
+    std::remove(fresh.c_str());
   }
 }
 
