@@ -15,60 +15,20 @@
 #include <vector>
 
 #include "spec/catalog.h"
+#include "tests/run_tilecheck.h"
 
 namespace {
 
-struct Output {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `binary args...` with stdout and stderr captured in temporary files.
-Output run_binary(const char* binary, const std::vector<std::string>& args) {
-  std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
-  std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
-  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
-  EXPECT_GE(out_fd, 0);
-  EXPECT_GE(err_fd, 0);
-  std::vector<char*> argv = {const_cast<char*>(binary)};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_fd, 1);
-    dup2(err_fd, 2);
-    execv(binary, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(out_fd);
-  close(err_fd);
-  Output r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
-        read_file(err_path)};
-  unlink(out_path.c_str());
-  unlink(err_path.c_str());
-  return r;
-}
-
-Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+using tilecheck::cli_testing::expect_ok;
+using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::read_file;
+using tilecheck::cli_testing::run_binary;
+using tilecheck::cli_testing::tilecheck;
 
 const std::string kFigure1 = "f32[3,5]{1,0:T(2,2)}";
 const std::string kFigure2 = "f32[4,8]{1,0:T(2,4)(2,1)}";
 const std::string kCombined = "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}";
 const std::string kLarge = "s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}";
-
-void expect_ok(const Output& r) {
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "");
-}
 
 std::string last_line(const std::string& text) {
   const size_t end = text.find_last_not_of('\n');

@@ -1,0 +1,65 @@
+// Runs the built `tilecheck` (or another binary) as a user runs it and
+// captures what it prints, for the tests of the command (cli_test and the
+// tests of its golden files).
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tilecheck::cli_testing {
+
+struct Output {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `binary args...` with stdout and stderr captured in temporary files.
+inline Output run_binary(const char* binary, const std::vector<std::string>& args) {
+  std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
+  std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
+  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
+  EXPECT_GE(out_fd, 0);
+  EXPECT_GE(err_fd, 0);
+  std::vector<char*> argv = {const_cast<char*>(binary)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    execv(binary, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(out_fd);
+  close(err_fd);
+  Output r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
+        read_file(err_path)};
+  unlink(out_path.c_str());
+  unlink(err_path.c_str());
+  return r;
+}
+
+inline Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+
+inline void expect_ok(const Output& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace tilecheck::cli_testing
