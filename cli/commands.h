@@ -15,5 +15,6 @@ void add_draw_command(CLI::App& app);         // cli/draw.cc
 void add_gate_command(CLI::App& app);         // cli/gate_command.cc, checks in cli/gate_checks.cc
 void add_prove_command(CLI::App& app);        // cli/prove.cc (Z3 proofs, proofs/)
 void add_equiv_command(CLI::App& app);        // cli/prove.cc
+void add_vectors_command(CLI::App& app);      // cli/vectors.cc (golden vectors)
 
 }  // namespace tilecheck::cli

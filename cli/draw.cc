@@ -1,14 +1,22 @@
-// tilecheck draw LAYOUT: the memory map as text, like the document's
+// tilecheck draw LAYOUT [--svg FILE]: the memory map, like the document's
 // Figures 1 and 2, in two views:
 //   - the logical array with each element's linear index (rows: the second
 //     most minor logical dim, columns: the most minor one; for rank > 2 the
 //     leading dims are fixed at index 0, and the output says so);
-//   - the memory in order: the element stored at each position, '.' for
-//     padding (D8), one line per run of the tiled shape's minor dims (for
-//     Figure 1, one row of 2x2 tiles per line).
-// Large layouts are cut at --max-rows rows/columns/lines, and the output
-// says what was cut.
+//   - the memory in order: the element stored at each position, padding (D8)
+//     shown as '.' in text and white in the SVG.
+// As text, the memory has one line per run of the tiled shape's minor dims
+// (for Figure 1, one row of 2x2 tiles per line), and large layouts are cut at
+// --max-rows rows/columns/lines, saying what was cut.
+// As SVG (--svg), both views are drawn side by side: one colour per
+// first-level tile (in memory order, cycling through a palette), a red
+// outline around every second-level tile, padding white. An SVG is drawn only
+// for layouts that fit a page (kMaxSvgGridSide, kMaxSvgPositions); larger
+// ones are an error.
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -34,6 +42,38 @@ int64_t memory_line_width(const std::vector<int64_t>& tiled) {
   return std::max<int64_t>(width, 1);
 }
 
+// The 2-D slice of the logical array both views draw: rows are the second
+// most minor dim, columns the most minor one, leading dims at index 0.
+struct GridSlice {
+  int64_t rank, rows, cols;
+  std::vector<int64_t> element(int64_t row, int64_t col) const {
+    std::vector<int64_t> e(rank, 0);
+    if (rank >= 2) e[rank - 2] = row;
+    if (rank >= 1) e[rank - 1] = col;
+    return e;
+  }
+  // "rows: dim 1, columns: dim 2; dims 0..0 at index 0"
+  std::string axes() const {
+    if (rank == 0) return "a scalar";
+    if (rank == 1) return "columns: dim 0";
+    std::string text = "rows: dim " + std::to_string(rank - 2) + ", columns: dim " +
+                       std::to_string(rank - 1);
+    if (rank > 2) text += "; dims 0.." + std::to_string(rank - 3) + " at index 0";
+    return text;
+  }
+};
+
+GridSlice grid_slice(const ShapeWithLayout& shape) {
+  const int64_t rank = shape.rank();
+  return {rank, rank >= 2 ? shape.dims[rank - 2] : 1, rank >= 1 ? shape.dims[rank - 1] : 1};
+}
+
+// How the memory view labels the element at a position: "2,3", "()" for the
+// scalar, "" for padding.
+std::string element_label(const std::optional<std::vector<int64_t>>& element) {
+  return !element ? "" : element->empty() ? "()" : join(*element);
+}
+
 void print_cells(std::ostream& out, const std::string& label, size_t label_width,
                  const std::vector<std::string>& cells, size_t cell_width) {
   out << std::right << std::setw(label_width) << label << ":";
@@ -42,33 +82,20 @@ void print_cells(std::ostream& out, const std::string& label, size_t label_width
 }
 
 void draw_index_grid(std::ostream& out, const ShapeWithLayout& shape, int64_t max_rows) {
-  const int64_t rank = shape.rank();
-  const int64_t rows = rank >= 2 ? shape.dims[rank - 2] : 1;
-  const int64_t cols = rank >= 1 ? shape.dims[rank - 1] : 1;
-  out << "linear index of each element (";
-  if (rank >= 2) {
-    out << "rows: dim " << rank - 2 << ", columns: dim " << rank - 1;
-    if (rank > 2) out << "; dims 0.." << rank - 3 << " at index 0";
-  } else if (rank == 1) {
-    out << "columns: dim 0";
-  } else {
-    out << "a scalar";
-  }
-  out << "):\n";
-  if (rows == 0 || cols == 0) {
+  const GridSlice slice = grid_slice(shape);
+  out << "linear index of each element (" << slice.axes() << "):\n";
+  if (slice.rows == 0 || slice.cols == 0) {
     out << "  (no elements)\n";
     return;
   }
-  const int64_t shown_rows = std::min(rows, max_rows), shown_cols = std::min(cols, max_rows);
+  const int64_t shown_rows = std::min(slice.rows, max_rows),
+                shown_cols = std::min(slice.cols, max_rows);
   std::vector<std::vector<std::string>> grid;
   size_t width = std::to_string(shown_cols - 1).size();
-  std::vector<int64_t> e(rank, 0);
   for (int64_t r = 0; r < shown_rows; ++r) {
     grid.emplace_back();
     for (int64_t c = 0; c < shown_cols; ++c) {
-      if (rank >= 2) e[rank - 2] = r;
-      if (rank >= 1) e[rank - 1] = c;
-      grid.back().push_back(std::to_string(spec::linear_index(shape, e)));
+      grid.back().push_back(std::to_string(spec::linear_index(shape, slice.element(r, c))));
       width = std::max(width, grid.back().back().size());
     }
   }
@@ -79,11 +106,11 @@ void draw_index_grid(std::ostream& out, const ShapeWithLayout& shape, int64_t ma
   for (const std::string& h : header) out << " " << std::setw(width) << h;
   out << "\n";
   for (int64_t r = 0; r < shown_rows; ++r) {
-    print_cells(out, rank >= 2 ? std::to_string(r) : "", label_width, grid[r], width);
+    print_cells(out, shape.rank() >= 2 ? std::to_string(r) : "", label_width, grid[r], width);
   }
-  if (shown_rows < rows || shown_cols < cols) {
-    out << "  (showing " << shown_rows << " of " << rows << " rows, " << shown_cols << " of "
-        << cols << " columns; raise --max-rows to see more)\n";
+  if (shown_rows < slice.rows || shown_cols < slice.cols) {
+    out << "  (showing " << shown_rows << " of " << slice.rows << " rows, " << shown_cols
+        << " of " << slice.cols << " columns; raise --max-rows to see more)\n";
   }
 }
 
@@ -99,8 +126,8 @@ void draw_memory(std::ostream& out, const ShapeWithLayout& shape, int64_t max_ro
   std::vector<std::string> cells;
   size_t width = 1;
   for (int64_t p = 0; p < shown; ++p) {
-    const auto e = spec::delinearize(shape, p);
-    cells.push_back(!e ? "." : e->empty() ? "()" : join(*e));  // "()": the scalar
+    cells.push_back(element_label(spec::delinearize(shape, p)));
+    if (cells.back().empty()) cells.back() = ".";
     width = std::max(width, cells.back().size());
   }
   const size_t label_width = std::to_string(shown - 1).size() + 2;
@@ -115,23 +142,301 @@ void draw_memory(std::ostream& out, const ShapeWithLayout& shape, int64_t max_ro
   }
 }
 
+// ---------------------------------------------------------------------------
+// SVG
+
+constexpr int64_t kMaxSvgGridSide = 64;     // rows and columns of the logical view
+constexpr int64_t kMaxSvgPositions = 2048;  // positions of the memory view
+
+// What the SVG needs to know about one position of the physical buffer.
+struct PositionInfo {
+  std::optional<std::vector<int64_t>> element;  // nullopt: padding
+  // The tile of the first and the second level holding the position: its
+  // index after that level without the within-tile part. Empty when the
+  // layout has no such level or the position is in the L(n) tail.
+  std::vector<int64_t> first_tile, second_tile;
+};
+
+// Walks from the final shape back through the levels with the spec's own
+// untiling (spec::untile_index, which also runs through padding), noting the
+// tile of level 0 and 1 on the way.
+std::vector<PositionInfo> position_infos(const ShapeWithLayout& shape) {
+  spec::Int64Domain a;
+  const auto bounds = spec::level_bounds(a, shape.dims, shape.layout);
+  const int64_t tiled_count = spec::product(a, bounds.back());
+  std::vector<PositionInfo> infos(spec::padded_element_count(shape));
+  for (int64_t p = 0; p < static_cast<int64_t>(infos.size()); ++p) {
+    infos[p].element = spec::delinearize(shape, p);
+    if (p >= tiled_count) continue;  // the L(n) tail belongs to no tile
+    std::vector<int64_t> index = spec::row_major_coordinates(a, p, bounds.back());
+    for (size_t k = shape.layout.tiles.size(); k-- > 0;) {
+      const auto sizes = spec::tile_sizes(a, shape.layout.tiles[k]);
+      const size_t inner = spec::level_structure<spec::Int64Domain>(sizes, bounds[k].size())
+                               .groups.size();
+      const std::vector<int64_t> tile(index.begin(), index.end() - inner);
+      if (k == 0) infos[p].first_tile = tile;
+      if (k == 1) infos[p].second_tile = tile;
+      index = spec::untile_index(a, sizes, bounds[k], index).index;
+    }
+  }
+  return infos;
+}
+
+// ColorBrewer Set3 without its grey: light enough for black labels.
+constexpr const char* kTileColours[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3",
+                                        "#fdb462", "#b3de69", "#fccde5", "#bc80bd", "#ccebc5"};
+constexpr const char* kSecondLevelStroke = "#d62728";
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Geometry, in integer pixels so that the document size is exact.
+constexpr int64_t kMargin = 16, kCellHeight = 28, kCharWidth = 8, kPanelGap = 48;
+constexpr int64_t kTitleY = 24, kCaptionY = 52, kHeaderY = 72, kGridTop = 80;
+
+int64_t cell_width_for(size_t label_chars) {
+  return std::max<int64_t>(kCellHeight, kCharWidth * static_cast<int64_t>(label_chars) + 12);
+}
+
+// Width of a text in pixels: DejaVu Sans Mono advances 0.602 em per
+// character; rounded up generously.
+int64_t text_width(std::string_view text, int64_t size) {
+  return (static_cast<int64_t>(text.size()) * size * 62 + 99) / 100;
+}
+
+// Writes SVG elements and keeps the bounding box of what it wrote, so the
+// document is exactly as large as its content plus a margin.
+class SvgWriter {
+ public:
+  void rect(int64_t x, int64_t y, int64_t w, int64_t h, std::string_view fill,
+            std::string_view extra = "") {
+    extend(x + w, y + h);
+    out_ << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
+         << "\" fill=\"" << fill << "\" stroke=\"#555\" stroke-width=\"0.5\"" << extra << "/>\n";
+  }
+  void outline(int64_t x, int64_t y, int64_t w, int64_t h) {
+    extend(x + w, y + h);
+    out_ << "<rect class=\"second-level\" x=\"" << x << "\" y=\"" << y << "\" width=\"" << w
+         << "\" height=\"" << h << "\" fill=\"none\" stroke=\"" << kSecondLevelStroke
+         << "\" stroke-width=\"2.5\"/>\n";
+  }
+  void line(int64_t x1, int64_t y1, int64_t x2, int64_t y2) {
+    out_ << "<line class=\"second-level\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2
+         << "\" y2=\"" << y2 << "\" stroke=\"" << kSecondLevelStroke
+         << "\" stroke-width=\"2.5\" stroke-linecap=\"square\"/>\n";
+  }
+  // Text centred on (x, y) unless `anchor` says otherwise; `attributes` lets
+  // a reader (and the tests) tell what a label stands for.
+  void text(int64_t x, int64_t y, std::string_view content, std::string_view attributes = "",
+            std::string_view anchor = "middle", int64_t size = 12) {
+    extend(x + (anchor == "start" ? 1 : 2) * text_width(content, size) / 2, y + size / 2);
+    out_ << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size
+         << "\" text-anchor=\"" << anchor << "\" dominant-baseline=\"central\"" << attributes
+         << ">" << xml_escape(content) << "</text>\n";
+  }
+  // The whole document, `margin` pixels right of and below the content.
+  std::string document(int64_t margin) const {
+    const int64_t width = right_ + margin, height = bottom_ + margin;
+    std::ostringstream doc;
+    doc << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+        << height << "\" viewBox=\"0 0 " << width << " " << height
+        << "\" font-family=\"DejaVu Sans Mono, monospace\">\n"
+        << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        << out_.str() << "</svg>\n";
+    return doc.str();
+  }
+
+ private:
+  void extend(int64_t x, int64_t y) {
+    right_ = std::max(right_, x);
+    bottom_ = std::max(bottom_, y);
+  }
+  std::ostringstream out_;
+  int64_t right_ = 0, bottom_ = 0;
+};
+
+std::string draw_svg(const ShapeWithLayout& shape) {
+  const GridSlice slice = grid_slice(shape);
+  const int64_t padded = spec::padded_element_count(shape);
+  if (slice.rows > kMaxSvgGridSide || slice.cols > kMaxSvgGridSide || padded > kMaxSvgPositions) {
+    throw Error("'" + print_shape(shape) + "' is too large to draw as SVG: the logical view is " +
+                std::to_string(slice.rows) + "x" + std::to_string(slice.cols) + " (at most " +
+                std::to_string(kMaxSvgGridSide) + "x" + std::to_string(kMaxSvgGridSide) +
+                ") and the memory has " + std::to_string(padded) + " positions (at most " +
+                std::to_string(kMaxSvgPositions) +
+                "); draw it without --svg, which cuts at --max-rows");
+  }
+  const std::vector<PositionInfo> infos = position_infos(shape);
+  // One colour per first-level tile, numbered in memory order.
+  std::map<std::vector<int64_t>, int64_t> tile_number;
+  for (const PositionInfo& info : infos) {
+    if (info.element) tile_number.emplace(info.first_tile, tile_number.size());
+  }
+  const auto colour = [&](const PositionInfo& info) -> std::string {
+    if (!info.element) return "white";
+    return kTileColours[tile_number.at(info.first_tile) % std::size(kTileColours)];
+  };
+  const bool two_levels = shape.layout.tiles.size() >= 2;
+  SvgWriter svg;
+  const int64_t elements = spec::element_count(shape);
+  svg.text(kMargin, kTitleY,
+           print_shape(shape) + ": " + std::to_string(elements) + " elements in " +
+               std::to_string(padded) + " positions (" + std::to_string(padded - elements) +
+               " padding)",
+           "", "start", 14);
+
+  // The logical view: each element's linear index, in its tile's colour.
+  std::vector<std::vector<int64_t>> index(slice.rows, std::vector<int64_t>(slice.cols));
+  size_t label_chars = std::to_string(std::max<int64_t>(slice.cols - 1, 0)).size();
+  for (int64_t r = 0; r < slice.rows; ++r) {
+    for (int64_t c = 0; c < slice.cols; ++c) {
+      index[r][c] = spec::linear_index(shape, slice.element(r, c));
+      label_chars = std::max(label_chars, std::to_string(index[r][c]).size());
+    }
+  }
+  const int64_t grid_cell = cell_width_for(label_chars);
+  const int64_t row_label_width =
+      shape.rank() >= 2 ? cell_width_for(std::to_string(slice.rows - 1).size()) : 0;
+  const int64_t grid_left = kMargin + row_label_width;
+  // The axes are plain from the headers; only a slice needs saying.
+  const std::string grid_caption =
+      "linear index of each element" +
+      (shape.rank() > 2 ? " (dims 0.." + std::to_string(shape.rank() - 3) + " at index 0)" : "");
+  svg.text(kMargin, kCaptionY, grid_caption, "", "start");
+  for (int64_t c = 0; c < slice.cols; ++c) {
+    svg.text(grid_left + c * grid_cell + grid_cell / 2, kHeaderY, std::to_string(c),
+             " fill=\"#777\"");
+  }
+  for (int64_t r = 0; r < slice.rows; ++r) {
+    const int64_t y = kGridTop + r * kCellHeight;
+    if (shape.rank() >= 2) {
+      svg.text(grid_left - row_label_width / 2, y + kCellHeight / 2, std::to_string(r),
+               " fill=\"#777\"");
+    }
+    for (int64_t c = 0; c < slice.cols; ++c) {
+      const int64_t x = grid_left + c * grid_cell;
+      const std::string element = " data-element=\"" + join(slice.element(r, c)) + "\"";
+      svg.rect(x, y, grid_cell, kCellHeight, colour(infos[index[r][c]]), element);
+      svg.text(x + grid_cell / 2, y + kCellHeight / 2, std::to_string(index[r][c]),
+               " class=\"index\"" + element);
+    }
+  }
+  // Second-level tiles: a red edge wherever neighbours lie in different ones.
+  if (two_levels) {
+    const auto second = [&](int64_t r, int64_t c) -> const std::vector<int64_t>* {
+      if (r < 0 || c < 0 || r >= slice.rows || c >= slice.cols) return nullptr;
+      return &infos[index[r][c]].second_tile;
+    };
+    const auto differ = [&](int64_t r1, int64_t c1, int64_t r2, int64_t c2) {
+      const auto *a = second(r1, c1), *b = second(r2, c2);
+      return !a || !b || *a != *b;
+    };
+    for (int64_t r = 0; r <= slice.rows; ++r) {
+      for (int64_t c = 0; c <= slice.cols; ++c) {
+        const int64_t x = grid_left + c * grid_cell, y = kGridTop + r * kCellHeight;
+        if (c < slice.cols && (second(r, c) || second(r - 1, c)) && differ(r - 1, c, r, c)) {
+          svg.line(x, y, x + grid_cell, y);
+        }
+        if (r < slice.rows && (second(r, c) || second(r, c - 1)) && differ(r, c - 1, r, c)) {
+          svg.line(x, y, x, y + kCellHeight);
+        }
+      }
+    }
+  }
+  const int64_t memory_panel_left =
+      std::max(grid_left + slice.cols * grid_cell, kMargin + text_width(grid_caption, 12)) +
+      kPanelGap;
+
+  // The memory view: the element at each position, lines as in the text view.
+  const int64_t line = memory_line_width(spec::tiled_shape(shape));
+  size_t memory_chars = 1;
+  for (const PositionInfo& info : infos) {
+    memory_chars = std::max(memory_chars, element_label(info.element).size());
+  }
+  const int64_t memory_cell = cell_width_for(memory_chars);
+  const int64_t position_label_width =
+      cell_width_for(std::to_string(std::max<int64_t>(padded - 1, 0)).size());
+  const int64_t memory_left = memory_panel_left + position_label_width;
+  svg.text(memory_panel_left, kCaptionY,
+           "memory: the element at each position (white: padding)", "", "start");
+  for (int64_t c = 0; c < std::min(line, padded); ++c) {
+    svg.text(memory_left + c * memory_cell + memory_cell / 2, kHeaderY, "+" + std::to_string(c),
+             " fill=\"#777\"");
+  }
+  for (int64_t start = 0; start < padded; start += line) {
+    const int64_t y = kGridTop + start / line * kCellHeight;
+    svg.text(memory_left - position_label_width / 2, y + kCellHeight / 2, std::to_string(start),
+             " fill=\"#777\"");
+    const int64_t end = std::min(padded, start + line);
+    for (int64_t p = start; p < end; ++p) {
+      const int64_t x = memory_left + (p - start) * memory_cell;
+      svg.rect(x, y, memory_cell, kCellHeight, colour(infos[p]),
+               " data-position=\"" + std::to_string(p) + "\"");
+      if (infos[p].element) {
+        svg.text(x + memory_cell / 2, y + kCellHeight / 2, element_label(infos[p].element),
+                 " class=\"element\" data-position=\"" + std::to_string(p) + "\"");
+      }
+    }
+    // Second-level tiles: one outline per run of positions in one tile.
+    for (int64_t p = start; two_levels && p < end;) {
+      int64_t q = p + 1;
+      while (q < end && infos[q].second_tile == infos[p].second_tile) ++q;
+      if (!infos[p].second_tile.empty()) {
+        svg.outline(memory_left + (p - start) * memory_cell, y, (q - p) * memory_cell,
+                    kCellHeight);
+      }
+      p = q;
+    }
+  }
+  const int64_t memory_rows = (padded + line - 1) / line;
+  const int64_t legend_y = kGridTop + std::max(slice.rows, memory_rows) * kCellHeight + 24;
+  svg.text(kMargin, legend_y,
+           std::string("colour: first-level tile") +
+               (two_levels ? "; red outline: second-level tile" : "") + "; white: padding",
+           " fill=\"#555\"", "start");
+  return svg.document(kMargin);
+}
+
 }  // namespace
 
 void add_draw_command(CLI::App& app) {
   struct Args {
-    std::string layout;
+    std::string layout, svg;
     int64_t max_rows = 32;
   };
   auto args = std::make_shared<Args>();
   CLI::App* command = app.add_subcommand(
-      "draw", "the memory map as text: each element's linear index, and memory in order");
+      "draw", "the memory map as text (or SVG): each element's linear index, and memory in order");
   add_layout_argument(command, args->layout);
   command->add_option("--max-rows", args->max_rows,
                       "cut the grid at this many rows and columns, memory at this many lines")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{100000}));
+  command->add_option("--svg", args->svg,
+                      "write the memory map as an SVG figure to this file instead (layouts up "
+                      "to a 64x64 logical view and 2048 positions)");
   command->callback([args] {
     const ShapeWithLayout shape = parse_layout_argument(args->layout);
+    if (!args->svg.empty()) {
+      const std::string svg = draw_svg(shape);
+      std::ofstream file(args->svg, std::ios::binary);
+      file << svg;
+      file.close();
+      if (!file) throw Error("cannot write the SVG to '" + args->svg + "'");
+      return;
+    }
     const int64_t elements = spec::element_count(shape);
     const int64_t padded = spec::padded_element_count(shape);
     std::ostringstream out;

@@ -16,5 +16,6 @@ int main(int argc, char** argv) {
     add_gate_command(app);
     add_prove_command(app);
     add_equiv_command(app);
+    add_vectors_command(app);
   });
 }

@@ -20,6 +20,7 @@ tilecheck_install_deps() {
     z3                  # the z3 solver binary, to replay SMT-LIB dumps of proofs
     librsvg2-bin        # rsvg-convert: renders SVG figures to PNG
     python3             # small helper scripts
+    pkgconf             # pkg-config: the package_consumer test builds against tilecheck.pc
     zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
     unzip               # scripts/oss-fuzz-local checks the seed corpus zips
   )

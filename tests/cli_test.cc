@@ -1,9 +1,13 @@
 // Runs the built `tilecheck` binary (and the test-only faulty_tilecheck) and
 // checks what every command prints and its exit code: 0 ok, 1 a check
 // failed, 2 bad input or usage with a message on stderr starting "error:".
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -11,24 +15,20 @@
 #include <vector>
 
 #include "spec/catalog.h"
-#include "tests/run_binary.h"
+#include "tests/run_tilecheck.h"
 
 namespace {
 
+using tilecheck::cli_testing::expect_ok;
 using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::run_binary;
-
-Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+using tilecheck::cli_testing::tilecheck;
 
 const std::string kFigure1 = "f32[3,5]{1,0:T(2,2)}";
 const std::string kFigure2 = "f32[4,8]{1,0:T(2,4)(2,1)}";
 const std::string kCombined = "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}";
 const std::string kLarge = "s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}";
-
-void expect_ok(const Output& r) {
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "");
-}
 
 std::string last_line(const std::string& text) {
   const size_t end = text.find_last_not_of('\n');

@@ -10,16 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/run_binary.h"
+#include "tests/run_tilecheck.h"
 
 namespace {
 
 using tilecheck::cli_testing::Output;
-using tilecheck::cli_testing::run_binary;
-
-Output tilecheck(const std::vector<std::string>& args) {
-  return run_binary(TILECHECK_BINARY, args);
-}
+using tilecheck::cli_testing::tilecheck;
 
 // Sampling instead of every element on the larger catalogue layouts: the
 // runs stay at a few seconds under ASan. The first test checks exhaustively.

@@ -1,5 +1,6 @@
-// Runs a binary as a user runs it, capturing its exit code, stdout and
-// stderr: what the command-line tests (cli_test.cc, conformance_test.cc) share.
+// Runs the built `tilecheck` (or another binary) as a user runs it and
+// captures what it prints, for the tests of the command (cli_test and the
+// tests of its golden files).
 #pragma once
 
 #include <fcntl.h>
@@ -52,6 +53,13 @@ inline Output run_binary(const char* binary, const std::vector<std::string>& arg
   unlink(out_path.c_str());
   unlink(err_path.c_str());
   return r;
+}
+
+inline Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
+
+inline void expect_ok(const Output& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
 }
 
 }  // namespace tilecheck::cli_testing
