@@ -571,7 +571,8 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "(cli/conformance_plugin.h); --cases generated layouts after the catalogue");
   gate->add_option(
           "--timeout", options.timeout_seconds,
-          "with --impl: seconds to wait for one answer before the implementation counts as hung")
+          "with --impl: seconds to wait for one answer before the implementation counts as hung "
+          "(loading the library gets at least 30)")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
 }

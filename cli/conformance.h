@@ -45,6 +45,7 @@ namespace tilecheck::cli {
 struct ConformanceOptions {
   std::string impl_path;        // --impl; empty: the ordinary gate
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
+                                // (loading the library: at least 30 s)
 };
 
 // Adds --impl and --timeout to the gate subcommand.

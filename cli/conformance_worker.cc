@@ -219,6 +219,13 @@ std::vector<uint8_t> answer(const LoadedImpl& impl, const std::vector<uint8_t>& 
   _exit(0);
 }
 
+constexpr double kLoadSeconds = 30;
+
+Clock::time_point deadline_after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 std::string describe_exit(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -288,9 +295,10 @@ void ImplWorker::start() {
   to_child_ = down[1];
   from_child_ = up[0];
   std::vector<uint8_t> hello;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(timeout_seconds_));
-  const ReadStatus s = read_message(from_child_, hello, deadline);
+  // Loading gets at least kLoadSeconds: a short --timeout is meant for the
+  // calls, and fork + dlopen can be slow on a loaded machine.
+  const ReadStatus s =
+      read_message(from_child_, hello, deadline_after(std::max(timeout_seconds_, kLoadSeconds)));
   if (s != ReadStatus::kOk) {
     failed_ = collect_failure(s == ReadStatus::kTimedOut ? "hung while loading" : "");
     return;
@@ -350,10 +358,10 @@ WorkerFailure ImplWorker::collect_failure(const std::string& what) {
 bool ImplWorker::exchange(const std::vector<uint8_t>& request, std::vector<uint8_t>& reply) {
   if (child_ < 0) start();
   if (failed_) return false;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(timeout_seconds_));
   ReadStatus s = ReadStatus::kClosed;
-  if (send_message(to_child_, request)) s = read_message(from_child_, reply, deadline);
+  if (send_message(to_child_, request)) {
+    s = read_message(from_child_, reply, deadline_after(timeout_seconds_));
+  }
   if (s == ReadStatus::kOk) return true;
   std::ostringstream hung;
   hung << "hung: no answer within " << timeout_seconds_ << " s (killed)";
