@@ -164,6 +164,40 @@ struct SpecByteSize {
 
 inline ByteSizeComputation spec_byte_size() { return make_byte_size<SpecByteSize>("spec"); }
 
+// The size computation whose steps form the hypothesis H, in both domains:
+// the spec's (spec::compute_validated_sizes, which spec::validate runs on
+// checked int64) by default; a test drops a step (a validation that forgets
+// the byte size, or the padding) to see P5 bite. A concrete shape passes it
+// when no replayed step leaves int64.
+struct ValidationComputation {
+  std::string name;
+  std::function<void(Recording<Z3Domain>&, const std::vector<z3::expr>&, const Layout&, int64_t)>
+      symbolic;
+  std::function<void(Recording<Int128Domain>&, const std::vector<__int128>&, const Layout&,
+                     int64_t)>
+      concrete;
+};
+
+// `Pieces::sizes<A>(a, dims, layout, bits)` in both domains.
+template <class Pieces>
+ValidationComputation make_validation(std::string name) {
+  return {std::move(name),
+          [](Recording<Z3Domain>& a, const std::vector<z3::expr>& dims, const Layout& layout,
+             int64_t bits) { Pieces::template sizes<Recording<Z3Domain>>(a, dims, layout, bits); },
+          [](Recording<Int128Domain>& a, const std::vector<__int128>& dims, const Layout& layout,
+             int64_t bits) { Pieces::template sizes<Recording<Int128Domain>>(a, dims, layout, bits); }};
+}
+
+struct SpecValidation {
+  template <class A>
+  static void sizes(A& a, const std::vector<typename A::Value>& dims, const Layout& layout,
+                    int64_t bits) {
+    spec::compute_validated_sizes(a, dims, layout, bits);
+  }
+};
+
+inline ValidationComputation spec_validation() { return make_validation<SpecValidation>("spec"); }
+
 // The first replayed step outside int64 (or a negative dividend), described.
 std::optional<std::string> first_escape(const std::vector<RecordedStep<__int128>>& steps);
 
