@@ -966,7 +966,10 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
                           {"delinearize", index_end, delinearize_end, position_below_count},
                           {"bytes", delinearize_end, bytes_end, ctx.bool_val(true)},
                           {"impl", bytes_end, a.steps.size(), in_bounds_element}};
-    std::string times, failed;
+    // Every part is asked (a wrong layout or validation shows in each part
+    // it breaks); the detail lists each part's verdict and time.
+    std::string parts_detail;
+    bool all_proved = true;
     for (const Part& part : parts) {
       const std::vector<z3::expr> goals = step_facts(ctx, a.steps, part.from, part.to, true);
       if (goals.empty()) continue;
@@ -976,19 +979,17 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
                              hypothesis && part.domain && facts && !all_of(ctx, goals)},
                             part_ms, nullptr, why);
       o.ms += part_ms;
-      times += std::string(times.empty() ? "" : ", ") + part.name + " " +
-               std::to_string(static_cast<int>(std::lround(part_ms))) + " ms";
-      if (v != Verdict::kProved) {
-        failed = std::string(part.name) + " " + verdict_name(v);
-        break;
-      }
+      all_proved = all_proved && v == Verdict::kProved;
+      parts_detail += std::string(parts_detail.empty() ? "" : ", ") + part.name +
+                      (v == Verdict::kProved ? "" : std::string(" ") + verdict_name(v)) + " " +
+                      std::to_string(static_cast<int>(std::lround(part_ms))) + " ms";
     }
-    if (failed.empty()) {
+    o.detail = "compositional: " + parts_detail;
+    if (all_proved) {
       o.verdict = Verdict::kProved;
-      o.detail = "compositional: " + times;
       return o;
     }
-    o.detail = "compositional query " + failed + "; ";
+    o.detail += "; ";
   }
   // Some part is not proved (or a lemma is not): the whole query, with the
   // same valid instances, decides and gives a counterexample to replay.

@@ -92,8 +92,10 @@
 //
 // P5 (prove_no_overflow): under the hypothesis that validation's sizes fit
 // int64, no int64 step of the spec's index, delinearization and byte size,
-// nor of the impl's index program (concrete dims), overflows; the claim and
-// why an unbounded-integer query decides it are in proofs/overflow.h.
+// nor of the impl's index program (concrete dims), overflows; the claim, why
+// an unbounded-integer query decides it, and its compositional proof (one
+// query per computation, given instances of proved product and division
+// lemmas) are in proofs/overflow.h.
 //
 // Symbolic tile sizes (prove_symbolic_tile): one level whose tile entries are
 // unknowns t >= 1 on an untiled shape of the same rank; L0-L3 are then

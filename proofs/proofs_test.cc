@@ -349,11 +349,13 @@ struct ValidationOfTheLogicalBytesOnly {  // forgets the tiles' padding
 };
 
 template <class Validation>
-Counterexample refuted_with_weakened_validation(const ShapeWithLayout& shape) {
+Counterexample refuted_with_weakened_validation(const ShapeWithLayout& shape,
+                                                std::string* detail = nullptr) {
   Prover prover({10000, ""});
   const Outcome o = prover.prove_no_overflow(shape, spec_byte_size(), nullptr,
                                              make_validation<Validation>("weakened"));
   EXPECT_EQ(o.verdict, Verdict::kRefuted) << o.detail;
+  if (detail) *detail = o.detail;
   if (!o.counterexample) return {};
   ShapeWithLayout concrete = shape;
   concrete.dims = o.counterexample->dims;
@@ -385,7 +387,14 @@ TEST(NoOverflow, ValidationWithoutTheByteSizeIsRefuted) {
 
 TEST(NoOverflow, ValidationThatForgetsThePaddingIsRefuted) {
   const ShapeWithLayout shape = symbolic("f32[5,7]{1,0:T(8,128)}");
-  const Counterexample c = refuted_with_weakened_validation<ValidationOfTheLogicalBytesOnly>(shape);
+  std::string detail;
+  const Counterexample c =
+      refuted_with_weakened_validation<ValidationOfTheLogicalBytesOnly>(shape, &detail);
+  // Every compositional part is asked, and each one this breaks is refuted
+  // on its own before the whole query supplies the counterexample.
+  for (const char* part : {"index refuted", "delinearize refuted", "bytes refuted"}) {
+    EXPECT_NE(detail.find(part), std::string::npos) << detail;
+  }
   ASSERT_EQ(c.dims.size(), 2u);
   // The logical bytes fit, the tiled (padded) count does not.
   EXPECT_LT(product128(c.dims) * 4, kInt64Limit);
