@@ -953,9 +953,11 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
   // The compositional proof (proofs/overflow.h): one query per computation,
   // each given valid instances of the product and division lemmas. With
   // concrete dims every size is a numeral and the whole query is linear:
-  // it is asked directly.
+  // it is asked directly. (The M3 instance rests on the mixed-radix lemma
+  // for the spec's pieces, which a test's wrong mapping replaces.)
   const size_t final_rank = spec::level_bounds(plain, d, layout).back().size();
-  if (shape.has_symbolic_dims() && overflow_core_lemma().verdict == Verdict::kProved &&
+  if (shape.has_symbolic_dims() && mapping_.is_spec &&
+      overflow_core_lemma().verdict == Verdict::kProved &&
       mixed_radix(final_rank).verdict == Verdict::kProved) {
     struct Part {
       const char* name;
