@@ -33,15 +33,15 @@
 // not recorded; its result (<= x) is.
 //
 // How, for symbolic dims: compositionally (Prover::prove_no_overflow). The
-// recorded steps after H fall into four computations, and each gets its own
-// query, with Def the division definitions and I a set of lemma instances:
+// recorded steps after H fall into three computations (the impl's program
+// exists for concrete dims only), and each gets its own query, with Def the
+// division definitions and I a set of lemma instances:
 //   index        H, Def, I, e in box(D)       =>  every step of linear_index_with_tile fits
 //   delinearize  H, Def, I, 0 <= p < N        =>  every step of delinearize fits
 //   bytes        H, Def, I                    =>  every step of the byte size fits
-//   impl         H, Def, I, e in box(D)       =>  every step of the impl's program fits
-// The four goal lists are the whole query's goal list cut at the
+// The three goal lists are the whole query's goal list cut at the
 // computations' boundaries, nothing dropped, and each domain is implied by
-// the whole query's, so four unsat answers prove the claim, provided every
+// the whole query's, so three unsat answers prove the claim, provided every
 // fact in I is valid. I holds only instances of lemmas Z3 proves, for
 // symbolic x, y, X, t (no-overflow-core, once per run):
 //   G0  x, y >= 0                =>  x*y >= 0
