@@ -396,10 +396,10 @@ TEST(NoOverflow, ValidationThatForgetsThePaddingIsRefuted) {
     EXPECT_NE(detail.find(part), std::string::npos) << detail;
   }
   ASSERT_EQ(c.dims.size(), 2u);
-  // The logical bytes fit, the tiled (padded) count does not.
+  // The logical bytes fit, the tiled (padded) bytes do not.
   EXPECT_LT(product128(c.dims) * 4, kInt64Limit);
   const __int128 padded = static_cast<__int128>((c.dims[0] + 7) / 8) * 8 * ((c.dims[1] + 127) / 128) * 128;
-  EXPECT_GE(padded, kInt64Limit);
+  EXPECT_GE(padded * 4, kInt64Limit);
 }
 
 // ---------------------------------------------------------------------------
