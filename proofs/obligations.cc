@@ -723,12 +723,14 @@ namespace {
 
 // The recorded steps [from, to), one fact each: it fits int64, and a
 // dividend is >= 0 when `dividends_nonnegative` (the goals; the hypothesis
-// mirrors validate, which checks overflow only).
+// mirrors validate, which checks overflow only). `seen` holds (by term id)
+// the facts already stated: a value recorded again (terms are hash-consed)
+// adds nothing, and a goal that is a value of the hypothesis holds by it.
 std::vector<z3::expr> step_facts(z3::context& ctx, const std::vector<RecordedStep<z3::expr>>& steps,
-                                 size_t from, size_t to, bool dividends_nonnegative) {
+                                 size_t from, size_t to, bool dividends_nonnegative,
+                                 std::vector<bool>& seen) {
   const z3::expr lo = ctx.int_val("-9223372036854775808"), hi = ctx.int_val("9223372036854775808");
   std::vector<z3::expr> facts;
-  std::vector<bool> seen;
   for (size_t i = from; i < to; ++i) {
     const z3::expr& v = steps[i].value;
     if (v.is_numeral()) {  // folded by the domain: constants of the layout
@@ -741,7 +743,7 @@ std::vector<z3::expr> step_facts(z3::context& ctx, const std::vector<RecordedSte
     const bool dividend = dividends_nonnegative && std::string(steps[i].what) == "dividend";
     const unsigned id = Z3_get_ast_id(ctx, v) * 2 + dividend;
     if (id >= seen.size()) seen.resize(id + 1, false);
-    if (seen[id]) continue;  // hash-consed: the same term recorded again
+    if (seen[id]) continue;
     seen[id] = true;
     facts.push_back(dividend ? v >= 0 && v < hi : v >= lo && v < hi);
   }
@@ -941,12 +943,22 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
   const size_t bytes_end = a.steps.size();
   if (impl_program) evaluate_program(a, *impl_program, e);  // concrete dims only
   // Computed before the definitions are collected: they may divide again
-  // (memoised, so normally not).
-  const z3::expr facts = all_of(ctx, overflow_instances(plain, a.steps, d, layout, e, p, final_count));
+  // (memoised, so normally not). Concrete dims need none (linear query).
+  const z3::expr facts =
+      shape.has_symbolic_dims()
+          ? all_of(ctx, overflow_instances(plain, a.steps, d, layout, e, p, final_count))
+          : ctx.bool_val(true);
   const z3::expr in_bounds_element = in_box(ctx, e, d);
   const z3::expr position_below_count = p >= 0 && p < final_count;
-  const z3::expr hypothesis = hyp && all_of(ctx, step_facts(ctx, a.steps, 0, hypothesis_end, false)) &&
-                              a.all_definitions();
+  std::vector<bool> hypothesis_ids;  // the values H states in range
+  const z3::expr hypothesis =
+      hyp && all_of(ctx, step_facts(ctx, a.steps, 0, hypothesis_end, false, hypothesis_ids)) &&
+      a.all_definitions();
+  // The goals of a range of steps, less those H states.
+  auto goal_facts = [&](size_t from, size_t to) {
+    std::vector<bool> seen = hypothesis_ids;
+    return step_facts(ctx, a.steps, from, to, true, seen);
+  };
   const z3::expr given = hypothesis && in_bounds_element && position_below_count;
   o.ms += ms_since(t0);
 
@@ -973,7 +985,7 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
     std::string parts_detail;
     bool all_proved = true;
     for (const Part& part : parts) {
-      const std::vector<z3::expr> goals = step_facts(ctx, a.steps, part.from, part.to, true);
+      const std::vector<z3::expr> goals = goal_facts(part.from, part.to);
       if (goals.empty()) continue;
       double part_ms = 0;
       std::string why;
@@ -995,7 +1007,7 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
   }
   // Some part is not proved (or a lemma is not): the whole query, with the
   // same valid instances, decides and gives a counterexample to replay.
-  const std::vector<z3::expr> goals = step_facts(ctx, a.steps, hypothesis_end, a.steps.size(), true);
+  const std::vector<z3::expr> goals = goal_facts(hypothesis_end, a.steps.size());
   z3::model model(ctx);
   std::string why;
   o.verdict = run({print_shape(shape) + ".P5", given && facts && !all_of(ctx, goals)}, o.ms, &model,
