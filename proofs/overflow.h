@@ -42,9 +42,9 @@
 // The three goal lists are the whole query's goal list cut at the
 // computations' boundaries, nothing dropped (a goal that is a value H
 // states in range, e.g. a level bound recomputed, holds by H and is not
-// restated; dividends are, H not saying they are >= 0), and each domain is implied by
-// the whole query's, so three unsat answers prove the claim, provided every
-// fact in I is valid. I holds only instances of lemmas Z3 proves, for
+// restated; dividends are, H not saying they are >= 0), and each domain is
+// implied by the whole query's, so three unsat answers prove the claim,
+// provided every fact in I is valid. I holds only instances of lemmas Z3 proves, for
 // symbolic x, y, X, t (no-overflow-core, once per run):
 //   G0  x, y >= 0                =>  x*y >= 0
 //   G1  x >= 0, y >= 1           =>  x <= x*y        (and with x, y swapped)
