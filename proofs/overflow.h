@@ -65,8 +65,9 @@
 // bounds. With these, each goal follows by linear reasoning in which a
 // product is an atom (Z3 normalises a product of the same factors to one
 // monomial, so s_{i,j}*s_j and s_i are one atom), which is why the queries
-// take tens of ms where the whole nonlinear query took seconds or did not
-// finish. When a part is not proved, the whole query (with I) is asked, as
+// take milliseconds (asked of Z3's plain SMT core, without the default
+// solver's nonlinear preamble) where the whole nonlinear query took seconds
+// or did not finish. When a part is not proved, the whole query (with I) is asked, as
 // before: it decides, and gives the counterexample. With concrete dims every
 // size is a numeral and the whole query is linear; it is asked directly.
 //
