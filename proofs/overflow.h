@@ -67,9 +67,10 @@
 // monomial, so s_{i,j}*s_j and s_i are one atom), which is why the queries
 // take milliseconds (asked of Z3's plain SMT core, without the default
 // solver's nonlinear preamble) where the whole nonlinear query took seconds
-// or did not finish. When a part is not proved, the whole query (with I) is asked, as
-// before: it decides, and gives the counterexample. With concrete dims every
-// size is a numeral and the whole query is linear; it is asked directly.
+// or did not finish. The parts are asked in order; at the first one not
+// proved, the whole query (with I, default solver) is asked, as before: it
+// decides, and gives the counterexample. With concrete dims every size is a
+// numeral and the whole query is linear; it is asked directly.
 //
 // A counterexample is replayed on Recording<Int128Domain>: the same
 // templates on concrete __int128 values, stopping at the first value outside
