@@ -92,8 +92,10 @@
 //
 // P5 (prove_no_overflow): under the hypothesis that validation's sizes fit
 // int64, no int64 step of the spec's index, delinearization and byte size,
-// nor of the impl's index program (concrete dims), overflows; the claim and
-// why an unbounded-integer query decides it are in proofs/overflow.h.
+// nor of the impl's index program (concrete dims), overflows; the claim, why
+// an unbounded-integer query decides it, and its compositional proof (one
+// query per computation, given instances of proved product and division
+// lemmas) are in proofs/overflow.h.
 //
 // Symbolic tile sizes (prove_symbolic_tile): one level whose tile entries are
 // unknowns t >= 1 on an untiled shape of the same rank; L0-L3 are then
@@ -163,12 +165,16 @@ class Prover {
   // covered too (`program`, or IndexPlan(shape).program() when null); a
   // concrete shape that spec::validate rejects is proved when the impl
   // rejects it too. `bytes` is the byte-size computation bounded.
+  // `validation` is the size computation whose steps form the hypothesis.
   Outcome prove_no_overflow(const ShapeWithLayout& shape,
                             const ByteSizeComputation& bytes = spec_byte_size(),
-                            const impl::IndexProgram* program = nullptr);
+                            const impl::IndexProgram* program = nullptr,
+                            const ValidationComputation& validation = spec_validation());
 
   // Mixed-radix lemma for ranks 1..n (proved once per Prover and reused).
   Outcome mixed_radix(size_t rank);
+  // The product and division lemmas P5's instances come from (proofs/overflow.h).
+  Outcome overflow_core_lemma();
   // Lemma outcomes proved so far (the shared mixed-radix pieces), in order.
   const std::vector<Outcome>& shared_lemmas() const { return shared_; }
 

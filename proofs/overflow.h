@@ -32,10 +32,51 @@
 // int64 ceil_div adds 1 to a quotient only, which never overflows) and is
 // not recorded; its result (<= x) is.
 //
+// How, for symbolic dims: compositionally (Prover::prove_no_overflow). The
+// recorded steps after H fall into three computations (the impl's program
+// exists for concrete dims only), and each gets its own query, with Def the
+// division definitions and I a set of lemma instances:
+//   index        H, Def, I, e in box(D)       =>  every step of linear_index_with_tile fits
+//   delinearize  H, Def, I, 0 <= p < N        =>  every step of delinearize fits
+//   bytes        H, Def, I                    =>  every step of the byte size fits
+// The three goal lists are the whole query's goal list cut at the
+// computations' boundaries, nothing dropped (a goal that is a value H
+// states in range, e.g. a level bound recomputed, holds by H and is not
+// restated; dividends are, H not saying they are >= 0), and each domain is
+// implied by the whole query's, so three unsat answers prove the claim,
+// provided every fact in I is valid. I holds only instances of lemmas Z3 proves, for
+// symbolic x, y, X, t (no-overflow-core, once per run):
+//   G0  x, y >= 0                =>  x*y >= 0
+//   G1  x >= 0, y >= 1           =>  x <= x*y        (and with x, y swapped)
+//   G2  x <= X, y >= 0           =>  x*y <= X*y
+//   G3  x, y >= 0, x*y >= 1      =>  x >= 1, y >= 1
+//   DIV t >= 1, x >= 0, (q, r) = div_mod(x, t)  =>  0 <= q <= x
+// and of M3 of the mixed-radix lemma (proofs/obligations.h):
+// 0 <= p < product(c) => row_major_coordinates(p, c) in box(c). The instances:
+// G0, G1, G3 at every recorded product of two unknowns (H's product chains
+// then order their partial products, and G3 gives every factor >= 1 once
+// the final product is >= 1); DIV at every division by an unknown; for the
+// final row-major step over bounds c and coordinates x, with strides
+// s_i = c_{i+1}*...*c_{m-1}, their partial products s_{i,j} and the prefix
+// products P_i = c_0*...*c_i of N: G1 at s_{i,j}*s_j = s_i and at
+// s_i*P_i = N, and G2 at x_i <= c_i - 1 (so x_i*s_i <= s_{i-1} - s_i and the
+// partial sums telescope below N); G2 at every Horner step of a merged group
+// (u*d_j <= (g - 1)*d_j, g the group's partial bound); M3 for the final
+// bounds. With these, each goal follows by linear reasoning in which a
+// product is an atom (Z3 normalises a product of the same factors to one
+// monomial, so s_{i,j}*s_j and s_i are one atom), which is why the queries
+// take milliseconds (asked of Z3's plain SMT core, without the default
+// solver's nonlinear preamble) where the whole nonlinear query took seconds
+// or did not finish. The parts are asked in order; at the first one not
+// proved, the whole query (with I, default solver) is asked, as before: it
+// decides, and gives the counterexample. With concrete dims every size is a
+// numeral and the whole query is linear; it is asked directly.
+//
 // A counterexample is replayed on Recording<Int128Domain>: the same
 // templates on concrete __int128 values, stopping at the first value outside
 // int64 (which is reached before __int128 itself could overflow, since a
-// product of two int64 values fits in 126 bits).
+// product of two int64 values fits in 126 bits). The shape must pass the
+// validation computation (replayed likewise) and some step must escape.
 #pragma once
 
 #include <cstdint>
@@ -163,6 +204,40 @@ struct SpecByteSize {
 };
 
 inline ByteSizeComputation spec_byte_size() { return make_byte_size<SpecByteSize>("spec"); }
+
+// The size computation whose steps form the hypothesis H, in both domains:
+// the spec's (spec::compute_validated_sizes, which spec::validate runs on
+// checked int64) by default; a test drops a step (a validation that forgets
+// the byte size, or the padding) to see P5 bite. A concrete shape passes it
+// when no replayed step leaves int64.
+struct ValidationComputation {
+  std::string name;
+  std::function<void(Recording<Z3Domain>&, const std::vector<z3::expr>&, const Layout&, int64_t)>
+      symbolic;
+  std::function<void(Recording<Int128Domain>&, const std::vector<__int128>&, const Layout&,
+                     int64_t)>
+      concrete;
+};
+
+// `Pieces::sizes<A>(a, dims, layout, bits)` in both domains.
+template <class Pieces>
+ValidationComputation make_validation(std::string name) {
+  return {std::move(name),
+          [](Recording<Z3Domain>& a, const std::vector<z3::expr>& dims, const Layout& layout,
+             int64_t bits) { Pieces::template sizes<Recording<Z3Domain>>(a, dims, layout, bits); },
+          [](Recording<Int128Domain>& a, const std::vector<__int128>& dims, const Layout& layout,
+             int64_t bits) { Pieces::template sizes<Recording<Int128Domain>>(a, dims, layout, bits); }};
+}
+
+struct SpecValidation {
+  template <class A>
+  static void sizes(A& a, const std::vector<typename A::Value>& dims, const Layout& layout,
+                    int64_t bits) {
+    spec::compute_validated_sizes(a, dims, layout, bits);
+  }
+};
+
+inline ValidationComputation spec_validation() { return make_validation<SpecValidation>("spec"); }
 
 // The first replayed step outside int64 (or a negative dividend), described.
 std::optional<std::string> first_escape(const std::vector<RecordedStep<__int128>>& steps);

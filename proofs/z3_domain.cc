@@ -45,6 +45,7 @@ spec::DivMod<Z3Domain::Value> Z3Domain::div_mod(const Value& x, const Value& t) 
   definitions_.push_back(z3::implies(t >= 1, x == t * q + r && r >= 0 && r < t));
   const spec::DivMod<Value> qr{q, r};
   memo_.emplace(key, qr);
+  divisions_.push_back({x, q, t});
   if (kb && b >= 1) division_by_remainder_.emplace(Z3_get_ast_id(ctx_, r), Division{x, q, t});
   return qr;
 }

@@ -65,14 +65,17 @@ class Z3Domain {
   // The defining constraints of every quotient/remainder introduced so far.
   const std::vector<Bool>& definitions() const { return definitions_; }
   z3::expr all_definitions() const;
+  // Every division introduced so far (constant or not): x = t*q + r.
+  struct Division {
+    Value dividend, quotient, divisor;
+  };
+  const std::vector<Division>& divisions() const { return divisions_; }
 
  private:
   z3::context& ctx_;
   std::vector<Bool> definitions_;
   std::map<std::pair<unsigned, unsigned>, spec::DivMod<Value>> memo_;
-  struct Division {
-    Value dividend, quotient, divisor;
-  };
+  std::vector<Division> divisions_;
   std::map<unsigned, Division> division_by_remainder_;  // for the rewrite above
   int fresh_count_ = 0;
 };
