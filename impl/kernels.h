@@ -46,6 +46,41 @@ void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int
 
 namespace tilecheck::impl::kernels {
 
+// A panel: the innermost loops of a tiled layout whose tiles split a
+// dense-contiguous run of columns, executed in one call (per-tile calls
+// from the generic walk cost as much as the copying itself). Tile t (of
+// tile_cols columns) holds `groups` chunks; chunk (t, j) starts at physical
+// byte t*tile_phys_stride + j*group_phys_stride and stores, for column
+// c < tile_cols and row r < group_rows, at chunk byte (c*group_rows + r)*elem_bytes
+// the element at dense byte j*group_dense_stride + r*row_stride +
+// (t*tile_cols + c)*elem_bytes, or zero (pack) when t*tile_cols + c >= cols.
+// group_rows is 1 (any byte width: a copy), 2 with 2-byte or 4 with 1-byte
+// elements (the (2,1) and (4,1) row interleaves). Only the ceil(cols /
+// tile_cols) tiles holding columns are touched. A ragged tile is staged
+// through a zero-padded buffer, so chunk bytes (group_rows * tile_cols *
+// elem_bytes) are at most kMaxPanelChunk.
+//
+// `stream`: non-temporal stores wherever a whole chunk (pack) or row run
+// (unpack) is written in aligned full vectors; the caller flushes.
+struct Panel {
+  int64_t elem_bytes = 0;
+  int64_t group_rows = 1;
+  int64_t row_stride = 0;  // dense bytes between the rows of a group
+  int64_t groups = 1;
+  int64_t group_dense_stride = 0;  // bytes
+  int64_t group_phys_stride = 0;   // bytes
+  int64_t tile_cols = 0;
+  int64_t tile_phys_stride = 0;  // bytes; the dense side moves tile_cols*elem_bytes
+};
+constexpr int64_t kMaxPanelChunk = 4096;
+
+void pack_panel(const Panel& panel, const uint8_t* dense, uint8_t* phys, int64_t cols, bool stream);
+void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream);
+
+}  // namespace tilecheck::impl::kernels
+
+namespace tilecheck::impl::kernels {
+
 // Orders earlier non-temporal stores (sfence on x86).
 void flush_streams();
 

@@ -211,6 +211,12 @@ struct Mover {
     return false;
   }
 
+  // A panel (kernels.h) of `cols` valid columns at these element offsets.
+  void panel(const kernels::Panel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    pack ? kernels::pack_panel(shape, src + dense * nb, dst + phys * nb, cols, stream)
+         : kernels::unpack_panel(shape, src + phys * nb, dst + dense * nb, cols, stream);
+  }
+
   // Physical padding [phys, phys+n): pack writes zeros unless the buffer was
   // zeroed up front; unpack ignores it.
   void padding(int64_t phys, int64_t n) const {
@@ -240,7 +246,64 @@ struct Schedule {
   // the digit above at once, so each dense row is touched in whole cache
   // lines (a column-major source read 32 bytes per row per tile otherwise).
   int64_t fuse = 1;
+  // Panel leaf (kernels.h): the leaf digit is the tile digit T above the
+  // digits G (row groups), C (columns) and, interleaved, R (rows of a
+  // group); the kernel runs all of them in one call. Every constraint
+  // touching T or C reads t*tile_cols + c (the dense column), none touches
+  // G or R, so the valid columns are one count per call.
+  bool panel = false;
+  kernels::Panel panel_shape;
 };
+
+// Recognises the panel pattern on the innermost digits (see Schedule).
+bool make_panel(const CompiledLayout& c, Schedule& s) {
+  const auto& dg = s.nest.digits;
+  const size_t n = dg.size();
+  const int64_t nb = c.dense_element_bytes;
+  if (c.bits % 8 != 0 || n < 2) return false;
+  int64_t g = 1, rs = 0;
+  size_t ci = n - 1;  // C
+  const Digit& last = dg[n - 1];
+  if (last.dst_stride == 1 && last.src_stride != 1 &&
+      ((nb == 2 && last.extent == 2) || (nb == 1 && last.extent == 4))) {
+    g = last.extent;
+    rs = last.src_stride;
+    ci = n - 2;
+  }
+  if (ci < 1) return false;
+  const Digit& col = dg[ci];
+  if (col.src_stride != 1 || col.dst_stride != g || g * col.extent * nb > kernels::kMaxPanelChunk) return false;
+  // T directly above C (no G), or G between them.
+  size_t ti = ci - 1;
+  if (dg[ti].src_stride != col.extent) {
+    if (ci < 2) return false;
+    ti = ci - 2;
+  }
+  const Digit& tile = dg[ti];
+  if (tile.src_stride != col.extent) return false;
+  for (const auto& k : s.nest.constraints) {
+    for (size_t j = ti + 1; j < n; ++j) {
+      if (j != ci && k.coeff[j] != 0) return false;  // G or R constrained
+    }
+    if (k.coeff[ti] == 0 && k.coeff[ci] == 0) continue;
+    if (k.coeff[ti] != col.extent || k.coeff[ci] != 1) return false;
+  }
+  kernels::Panel& p = s.panel_shape;
+  p.elem_bytes = nb;
+  p.group_rows = g;
+  p.row_stride = rs * nb;
+  if (ti + 2 == ci) {
+    p.groups = dg[ti + 1].extent;
+    p.group_dense_stride = dg[ti + 1].src_stride * nb;
+    p.group_phys_stride = dg[ti + 1].dst_stride * nb;
+  }
+  p.tile_cols = col.extent;
+  p.tile_phys_stride = tile.dst_stride * nb;
+  s.panel = true;
+  s.leaf = ti;
+  s.block_leaf = false;
+  return true;
+}
 
 Schedule make_schedule(const CompiledLayout& c) {
   Schedule s;
@@ -266,6 +329,7 @@ Schedule make_schedule(const CompiledLayout& c) {
     std::stable_sort(digits.begin(), digits.begin() + s.leaf,
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
+  if (make_panel(c, s)) return s;
   if (s.block_leaf && s.leaf >= 2 && s.nest.constraints.empty() && c.bits == 32) {
     const Digit& above = digits[s.leaf - 1];
     const Digit& a = digits[s.leaf];
@@ -318,6 +382,16 @@ struct Walker {
   void walk(const Mover& m, size_t depth, int64_t begin, int64_t end, int64_t dense, int64_t phys,
             int64_t* acc) const {
     const Digit& d = nest.digits[depth];
+    if (depth == schedule.leaf && schedule.panel) {
+      // Every constraint here reads t*tile_cols + c (make_panel).
+      const int64_t tc = schedule.panel_shape.tile_cols;
+      int64_t cols = (end - begin) * tc;
+      for (const Touch& t : touches[depth]) {
+        cols = std::min(cols, nest.constraints[t.constraint].bound - acc[t.constraint] - begin * tc);
+      }
+      m.panel(schedule.panel_shape, dense + begin * d.src_stride, phys + begin * d.dst_stride, cols);
+      return;
+    }
     if (depth == schedule.leaf) {
       // Non-temporal stores only for whole tiles: a ragged tile's padding is
       // written with ordinary stores, and mixing the two on one cache line
@@ -408,9 +482,11 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   m.assign_bytes = schedule.assign_bytes;
   // Streaming needs cache-line-aligned tiles (a line shared between a
   // streamed tile and an ordinary store is slow) and, measured, pays only
-  // when no tile is ragged (ragged tiles interleave ordinary stores).
+  // when no tile is ragged (ragged tiles interleave ordinary stores) or
+  // when panels write the ragged tiles (staged, in whole vectors).
   m.stream = (pack ? c.byte_size : c.dense_byte_size) >= kStreamBytes &&
-             reinterpret_cast<uintptr_t>(dst) % 64 == 0 && schedule.nest.constraints.empty();
+             reinterpret_cast<uintptr_t>(dst) % 64 == 0 &&
+             (schedule.nest.constraints.empty() || schedule.panel);
   const bool bit_elements = c.bits % 8 != 0;
   if (pack) {
     // Zero up front: everything (per-element fallback, sub-byte OR-ing), or
