@@ -75,6 +75,28 @@ struct Panel {
 constexpr int64_t kMaxPanelChunk = 4096;
 
 void pack_panel(const Panel& panel, const uint8_t* dense, uint8_t* phys, int64_t cols, bool stream);
+
+// A transposing panel of 4-byte elements (column-major tiles): `rows` dense
+// rows of `cols` contiguous columns, where column c lives in physical
+// column (c / col_group, c % col_group) and its rows run contiguously:
+//
+//   phys[(c / col_group)*group_stride + (c % col_group)*col_stride + r*4]
+//     = dense[r*row_stride + c*4]        (bytes, 4 at a time)
+//
+// Runs 16x16 blocks (4x4 SIMD transposes) so that every 64-byte line it
+// writes is written whole at once, and reads each dense row front to back
+// (16 rows at a time). `stream`: non-temporal stores where lines are whole.
+struct TransposePanel {
+  int64_t rows = 0;
+  int64_t row_stride = 0;  // dense bytes
+  int64_t col_group = 1;
+  int64_t col_stride = 0;    // physical bytes
+  int64_t group_stride = 0;  // physical bytes
+};
+void transpose_panel_pack(const TransposePanel& panel, const uint8_t* dense, uint8_t* phys, int64_t cols,
+                          bool stream);
+void transpose_panel_unpack(const TransposePanel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols,
+                            bool stream);
 void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream);
 
 }  // namespace tilecheck::impl::kernels

@@ -97,23 +97,27 @@ struct Mover {
   }
 
   // Scalar block of fixed-size elements: column c, row r.
-  // 32-bit transpose: dense rows r (stride sb) become physical columns of
-  // `tiles` blocks of n. Preconditions: rows, tiles*n <= kMaxTransposeRows.
+  // 32-bit transpose: dense rows r (stride sb) become the n physical
+  // columns (stride width). Preconditions: rows, n <= kMaxTransposeRows.
   static constexpr int64_t kMaxTransposeRows = 1024;
-  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows,
-                 int64_t tiles, int64_t tile_phys) const {
+  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
     const uint8_t* in[kMaxTransposeRows];
     uint8_t* out[kMaxTransposeRows];
-    const int64_t cols = n * tiles;
     if (pack) {
       for (int64_t r = 0; r < rows; ++r) in[r] = src + (dense + r * sb) * 4;
-      for (int64_t j = 0; j < cols; ++j) out[j] = dst + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
-      kernels::transpose_u32(in, out, rows, cols, false);  // dense rows outer
+      for (int64_t j = 0; j < n; ++j) out[j] = dst + (phys + j * width) * 4;
+      kernels::transpose_u32(in, out, rows, n, false);  // dense rows outer
     } else {
-      for (int64_t j = 0; j < cols; ++j) in[j] = src + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      for (int64_t j = 0; j < n; ++j) in[j] = src + (phys + j * width) * 4;
       for (int64_t r = 0; r < rows; ++r) out[r] = dst + (dense + r * sb) * 4;
-      kernels::transpose_u32(in, out, cols, rows, true);  // dense rows outer
+      kernels::transpose_u32(in, out, n, rows, true);  // dense rows outer
     }
+  }
+
+  // A transposing panel (kernels.h) of `cols` columns at these offsets.
+  void transpose_panel(const kernels::TransposePanel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    pack ? kernels::transpose_panel_pack(shape, src + dense * 4, dst + phys * 4, cols, stream)
+         : kernels::transpose_panel_unpack(shape, src + phys * 4, dst + dense * 4, cols, stream);
   }
 
   // Pack: zero rows [rows, width) of each of the n columns.
@@ -146,17 +150,6 @@ struct Mover {
   // `width`. Physical range [phys, phys + n*width) is the block's own.
   void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
              int64_t rows) const {
-    block_run(dense, sa, sb, phys, width, n, rows, 1, 0);
-  }
-
-  // `tiles` neighbouring blocks at once (Schedule::fuse): block t starts at
-  // dense + t*n (columns contiguous across blocks) and phys + t*tile_phys.
-  void block_run(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
-                 int64_t rows, int64_t tiles, int64_t tile_phys) const {
-    if (tiles > 1) {
-      transpose(dense, sb, phys, width, n, rows, tiles, tile_phys);
-      return;
-    }
     if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
     if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
       // Rows contiguous on both sides: one block copy per column.
@@ -167,7 +160,7 @@ struct Mover {
       return;
     }
     if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
-      transpose(dense, sb, phys, width, n, rows, 1, 0);
+      transpose(dense, sb, phys, width, n, rows);
       padding_columns(phys, width, n, rows);
       return;
     }
@@ -242,10 +235,12 @@ struct Schedule {
   size_t leaf = 0;
   bool block_leaf = false;
   bool assign_bytes = false;  // see Mover
-  // Transposing leaves of 32-bit elements take `fuse` neighbouring tiles of
-  // the digit above at once, so each dense row is touched in whole cache
-  // lines (a column-major source read 32 bytes per row per tile otherwise).
-  int64_t fuse = 1;
+  // Transposing panel leaf (kernels.h) of 32-bit elements, column-major
+  // tiles: the leaf digit is the tile digit above the block, so a call
+  // covers whole dense rows (a column-major source is read 32 bytes per row
+  // per tile otherwise) and writes whole physical lines.
+  bool transpose = false;
+  kernels::TransposePanel transpose_shape;
   // Panel leaf (kernels.h): the leaf digit is the tile digit T above the
   // digits G (row groups), C (columns) and, interleaved, R (rows of a
   // group); the kernel runs all of them in one call. Every constraint
@@ -330,18 +325,16 @@ Schedule make_schedule(const CompiledLayout& c) {
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
   if (make_panel(c, s)) return s;
-  if (s.block_leaf && s.leaf >= 2 && s.nest.constraints.empty() && c.bits == 32) {
+  if (s.block_leaf && s.leaf >= 1 && s.nest.constraints.empty() && c.bits == 32) {
     const Digit& above = digits[s.leaf - 1];
     const Digit& a = digits[s.leaf];
     const Digit& b = digits[s.leaf + 1];
-    if (a.src_stride == 1 && b.src_stride != 1 && above.src_stride == a.extent &&
-        b.extent <= Mover::kMaxTransposeRows) {
-      for (int64_t f : {4, 2}) {
-        if (above.extent % f == 0 && f * a.extent <= Mover::kMaxTransposeRows) {
-          s.fuse = f;
-          break;
-        }
-      }
+    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && above.src_stride == a.extent) {
+      s.transpose = true;
+      s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
+      s.leaf -= 1;
+      s.block_leaf = false;
+      return s;
     }
   }
   if (c.bits % 8 != 0 && s.block_leaf) {
@@ -382,6 +375,12 @@ struct Walker {
   void walk(const Mover& m, size_t depth, int64_t begin, int64_t end, int64_t dense, int64_t phys,
             int64_t* acc) const {
     const Digit& d = nest.digits[depth];
+    if (depth == schedule.leaf && schedule.transpose) {
+      // No constraints (make_schedule): every tile is whole.
+      m.transpose_panel(schedule.transpose_shape, dense + begin * d.src_stride, phys + begin * d.dst_stride,
+                        (end - begin) * nest.digits[depth + 1].extent);
+      return;
+    }
     if (depth == schedule.leaf && schedule.panel) {
       // Every constraint here reads t*tile_cols + c (make_panel).
       const int64_t tc = schedule.panel_shape.tile_cols;
@@ -406,16 +405,6 @@ struct Walker {
                 b.extent, end - begin, rows);
       } else {
         leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
-      }
-      return;
-    }
-    if (schedule.fuse > 1 && depth + 1 == schedule.leaf) {
-      // No constraints here (see make_schedule): every tile is whole.
-      const Digit& a = nest.digits[depth + 1];
-      const Digit& b = nest.digits[depth + 2];
-      for (int64_t f = begin; f < end; f += schedule.fuse) {
-        m.block_run(dense + f * d.src_stride, a.src_stride, b.src_stride, phys + f * d.dst_stride,
-                    b.extent, a.extent, b.extent, schedule.fuse, d.dst_stride);
       }
       return;
     }
