@@ -200,7 +200,15 @@ void UnpackRows4U8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int6
   }
 }
 
-void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+// Unpack may stream the dense rows when every row store is a whole
+// vector-aligned vector (rows aligned, n whole vectors).
+HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t n) {
+  const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
+  return reinterpret_cast<uintptr_t>(dense) % static_cast<uintptr_t>(N) == 0 && row_stride % N == 0 && n % N == 0;
+}
+
+template <bool kStream>
+void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint8_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const auto low = hn::Set(d, 0x0F);
@@ -209,8 +217,8 @@ void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int6
     hn::Vec<decltype(d)> b[4];
     hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
     for (int k = 0; k < 4; ++k) {
-      hn::StoreU(hn::And(b[k], low), d, dense + (2 * k) * row_stride + c);
-      hn::StoreU(hn::ShiftRight<4>(b[k]), d, dense + (2 * k + 1) * row_stride + c);
+      Put<kStream>(hn::And(b[k], low), d, dense + (2 * k) * row_stride + c);
+      Put<kStream>(hn::ShiftRight<4>(b[k]), d, dense + (2 * k + 1) * row_stride + c);
     }
   }
   for (; c < n; ++c) {
@@ -221,15 +229,22 @@ void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int6
   }
 }
 
-// 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
-
-
-template <int kBit, class D>
-HWY_INLINE void ScatterBit(D d, hn::Vec<D> v, uint8_t* row) {
-  hn::StoreU(hn::And(hn::ShiftRight<kBit>(v), hn::Set(d, 1)), d, row);
+void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  if (stream && RowsStreamable(dense, row_stride, n)) {
+    UnpackRows8U4Impl<true>(phys, dense, row_stride, n);
+  } else {
+    UnpackRows8U4Impl<false>(phys, dense, row_stride, n);
+  }
 }
 
-void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+// 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
+template <bool kStream, int kBit, class D>
+HWY_INLINE void ScatterBit(D d, hn::Vec<D> v, uint8_t* row) {
+  Put<kStream>(hn::And(hn::ShiftRight<kBit>(v), hn::Set(d, 1)), d, row);
+}
+
+template <bool kStream>
+void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint8_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   int64_t c = 0;
@@ -238,20 +253,28 @@ void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
     hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
     for (int k = 0; k < 4; ++k) {
       uint8_t* r = dense + (8 * k) * row_stride + c;
-      ScatterBit<0>(d, b[k], r);
-      ScatterBit<1>(d, b[k], r + row_stride);
-      ScatterBit<2>(d, b[k], r + 2 * row_stride);
-      ScatterBit<3>(d, b[k], r + 3 * row_stride);
-      ScatterBit<4>(d, b[k], r + 4 * row_stride);
-      ScatterBit<5>(d, b[k], r + 5 * row_stride);
-      ScatterBit<6>(d, b[k], r + 6 * row_stride);
-      ScatterBit<7>(d, b[k], r + 7 * row_stride);
+      ScatterBit<kStream, 0>(d, b[k], r);
+      ScatterBit<kStream, 1>(d, b[k], r + row_stride);
+      ScatterBit<kStream, 2>(d, b[k], r + 2 * row_stride);
+      ScatterBit<kStream, 3>(d, b[k], r + 3 * row_stride);
+      ScatterBit<kStream, 4>(d, b[k], r + 4 * row_stride);
+      ScatterBit<kStream, 5>(d, b[k], r + 5 * row_stride);
+      ScatterBit<kStream, 6>(d, b[k], r + 6 * row_stride);
+      ScatterBit<kStream, 7>(d, b[k], r + 7 * row_stride);
     }
   }
   for (; c < n; ++c) {
     for (int k = 0; k < 4; ++k) {
       for (int i = 0; i < 8; ++i) dense[(8 * k + i) * row_stride + c] = (phys[4 * c + k] >> i) & 1;
     }
+  }
+}
+
+void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  if (stream && RowsStreamable(dense, row_stride, n)) {
+    UnpackRows32U1Impl<true>(phys, dense, row_stride, n);
+  } else {
+    UnpackRows32U1Impl<false>(phys, dense, row_stride, n);
   }
 }
 
@@ -422,8 +445,8 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
       uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
       // The dense side is read as g row pieces per chunk, spread over rows
       // the hardware prefetcher follows poorly: ask for the rows of the
-      // tile after next.
-      if (t + kPrefetchTiles < tiles) {
+      // tile after next (for large arrays only: cached ones gain nothing).
+      if (stream && t + kPrefetchTiles < tiles) {
         for (int64_t r = 0; r < g; ++r) {
           const uint8_t* ahead = src + kPrefetchTiles * tc * nb + r * p.row_stride;
           for (int64_t b = 0; b < tc * nb; b += 64) hwy::Prefetch(ahead + b);
@@ -732,11 +755,11 @@ void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, i
 void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   HWY_DYNAMIC_DISPATCH(UnpackRows4U8)(phys, dense, row_stride, n);
 }
-void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(UnpackRows8U4)(phys, dense, row_stride, n);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(UnpackRows8U4)(phys, dense, row_stride, n, stream);
 }
-void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(UnpackRows32U1)(phys, dense, row_stride, n);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(UnpackRows32U1)(phys, dense, row_stride, n, stream);
 }
 
 }  // namespace tilecheck::impl::kernels

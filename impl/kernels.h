@@ -12,8 +12,9 @@
 // become 4 bytes (bit r%8 of byte r/8). Pack reads the low bits of each
 // dense byte; unpack writes zero high bits. With `stream`, pack stores with
 // non-temporal stores where the output is 16-byte aligned (for outputs far
-// larger than the caches); flush_streams() must follow before the data is
-// handed to another thread.
+// larger than the caches), and the sub-byte unpacks where every dense row
+// store is a whole aligned vector; flush_streams() must follow before the
+// data is handed to another thread.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,8 @@ void pack_rows32_u1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int
 
 void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
 void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
-void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
-void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
 
 }  // namespace tilecheck::impl::kernels
 

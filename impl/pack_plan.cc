@@ -193,12 +193,12 @@ struct Mover {
     }
     if (bits == 4 && width == 8 && phys % 2 == 0) {
       pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
-           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n);
+           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream);
       return true;
     }
     if (bits == 1 && width == 32 && phys % 8 == 0) {
       pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
-           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n);
+           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream);
       return true;
     }
     return false;
