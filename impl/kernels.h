@@ -1,4 +1,6 @@
-// Microkernels for the innermost two loops of pack/unpack: a block of
+// Microkernels of pack/unpack. Three kinds: panels and transposing panels
+// (below), which run the innermost three or four loops of a tiled layout
+// in one call, and these row interleaves for the innermost two: a block of
 // `rows` rows of `n` columns whose dense rows are `row_stride` bytes apart
 // and whose physical form stores each column's `rows` elements together
 // (the (2,1), (4,1), (8,1) and (32,1) row interleaves of TPU layouts).

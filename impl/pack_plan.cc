@@ -8,7 +8,10 @@
 // acc_k being the constraint's sum over the enclosing digits; positions past
 // the limit form one contiguous physical run of padding (the subtree of a
 // row-major digit), zeroed in one go by pack and skipped by unpack. The
-// innermost digit is a run handed to a row mover (block copy when both
+// walk stops at the leaf depth chosen once per plan (make_schedule): a
+// panel or transposing panel (kernels.h) taking the innermost three or four
+// digits in one call where the pattern allows, else a block of the two
+// innermost digits, else a run of the innermost one (block copy when both
 // strides are 1).
 #include <algorithm>
 #include <cstring>
