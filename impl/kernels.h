@@ -1,4 +1,6 @@
-// Microkernels for the innermost two loops of pack/unpack: a block of
+// Microkernels of pack/unpack. Three kinds: panels and transposing panels
+// (below), which run the innermost three or four loops of a tiled layout
+// in one call, and these row interleaves for the innermost two: a block of
 // `rows` rows of `n` columns whose dense rows are `row_stride` bytes apart
 // and whose physical form stores each column's `rows` elements together
 // (the (2,1), (4,1), (8,1) and (32,1) row interleaves of TPU layouts).
@@ -12,8 +14,9 @@
 // become 4 bytes (bit r%8 of byte r/8). Pack reads the low bits of each
 // dense byte; unpack writes zero high bits. With `stream`, pack stores with
 // non-temporal stores where the output is 16-byte aligned (for outputs far
-// larger than the caches); flush_streams() must follow before the data is
-// handed to another thread.
+// larger than the caches), and the sub-byte unpacks where every dense row
+// store is a whole aligned vector; flush_streams() must follow before the
+// data is handed to another thread.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +30,8 @@ void pack_rows32_u1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int
 
 void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
 void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
-void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
-void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
 
 }  // namespace tilecheck::impl::kernels
 
@@ -41,6 +44,63 @@ namespace tilecheck::impl::kernels {
 // rows one group of 4 after another (else source rows).
 void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
                    bool dst_outer);
+
+}  // namespace tilecheck::impl::kernels
+
+namespace tilecheck::impl::kernels {
+
+// A panel: the innermost loops of a tiled layout whose tiles split a
+// dense-contiguous run of columns, executed in one call (per-tile calls
+// from the generic walk cost as much as the copying itself). Tile t (of
+// tile_cols columns) holds `groups` chunks; chunk (t, j) starts at physical
+// byte t*tile_phys_stride + j*group_phys_stride and stores, for column
+// c < tile_cols and row r < group_rows, at chunk byte (c*group_rows + r)*elem_bytes
+// the element at dense byte j*group_dense_stride + r*row_stride +
+// (t*tile_cols + c)*elem_bytes, or zero (pack) when t*tile_cols + c >= cols.
+// group_rows is 1 (any byte width: a copy), 2 with 2-byte or 4 with 1-byte
+// elements (the (2,1) and (4,1) row interleaves). Only the ceil(cols /
+// tile_cols) tiles holding columns are touched. A ragged tile is staged
+// through a zero-padded buffer, so chunk bytes (group_rows * tile_cols *
+// elem_bytes) are at most kMaxPanelChunk.
+//
+// `stream`: non-temporal stores wherever a whole chunk (pack) or row run
+// (unpack) is written in aligned full vectors; the caller flushes.
+struct Panel {
+  int64_t elem_bytes = 0;
+  int64_t group_rows = 1;
+  int64_t row_stride = 0;  // dense bytes between the rows of a group
+  int64_t groups = 1;
+  int64_t group_dense_stride = 0;  // bytes
+  int64_t group_phys_stride = 0;   // bytes
+  int64_t tile_cols = 0;
+  int64_t tile_phys_stride = 0;  // bytes; the dense side moves tile_cols*elem_bytes
+};
+constexpr int64_t kMaxPanelChunk = 4096;
+
+void pack_panel(const Panel& panel, const uint8_t* dense, uint8_t* phys, int64_t cols, bool stream);
+
+// A transposing panel of 4-byte elements (column-major tiles): `rows` dense
+// rows of `cols` contiguous columns, where column c lives in physical
+// column (c / col_group, c % col_group) and its rows run contiguously:
+//
+//   phys[(c / col_group)*group_stride + (c % col_group)*col_stride + r*4]
+//     = dense[r*row_stride + c*4]        (bytes, 4 at a time)
+//
+// Runs 16x16 blocks (4x4 SIMD transposes) so that every 64-byte line it
+// writes is written whole at once, and reads each dense row front to back
+// (16 rows at a time). `stream`: non-temporal stores where lines are whole.
+struct TransposePanel {
+  int64_t rows = 0;
+  int64_t row_stride = 0;  // dense bytes
+  int64_t col_group = 1;
+  int64_t col_stride = 0;    // physical bytes
+  int64_t group_stride = 0;  // physical bytes
+};
+void transpose_panel_pack(const TransposePanel& panel, const uint8_t* dense, uint8_t* phys, int64_t cols,
+                          bool stream);
+void transpose_panel_unpack(const TransposePanel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols,
+                            bool stream);
+void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream);
 
 }  // namespace tilecheck::impl::kernels
 

@@ -8,7 +8,10 @@
 // acc_k being the constraint's sum over the enclosing digits; positions past
 // the limit form one contiguous physical run of padding (the subtree of a
 // row-major digit), zeroed in one go by pack and skipped by unpack. The
-// innermost digit is a run handed to a row mover (block copy when both
+// walk stops at the leaf depth chosen once per plan (make_schedule): a
+// panel or transposing panel (kernels.h) taking the innermost three or four
+// digits in one call where the pattern allows, else a block of the two
+// innermost digits, else a run of the innermost one (block copy when both
 // strides are 1).
 #include <algorithm>
 #include <cstring>
@@ -97,23 +100,27 @@ struct Mover {
   }
 
   // Scalar block of fixed-size elements: column c, row r.
-  // 32-bit transpose: dense rows r (stride sb) become physical columns of
-  // `tiles` blocks of n. Preconditions: rows, tiles*n <= kMaxTransposeRows.
+  // 32-bit transpose: dense rows r (stride sb) become the n physical
+  // columns (stride width). Preconditions: rows, n <= kMaxTransposeRows.
   static constexpr int64_t kMaxTransposeRows = 1024;
-  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows,
-                 int64_t tiles, int64_t tile_phys) const {
+  void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
     const uint8_t* in[kMaxTransposeRows];
     uint8_t* out[kMaxTransposeRows];
-    const int64_t cols = n * tiles;
     if (pack) {
       for (int64_t r = 0; r < rows; ++r) in[r] = src + (dense + r * sb) * 4;
-      for (int64_t j = 0; j < cols; ++j) out[j] = dst + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
-      kernels::transpose_u32(in, out, rows, cols, false);  // dense rows outer
+      for (int64_t j = 0; j < n; ++j) out[j] = dst + (phys + j * width) * 4;
+      kernels::transpose_u32(in, out, rows, n, false);  // dense rows outer
     } else {
-      for (int64_t j = 0; j < cols; ++j) in[j] = src + (phys + (j / n) * tile_phys + (j % n) * width) * 4;
+      for (int64_t j = 0; j < n; ++j) in[j] = src + (phys + j * width) * 4;
       for (int64_t r = 0; r < rows; ++r) out[r] = dst + (dense + r * sb) * 4;
-      kernels::transpose_u32(in, out, cols, rows, true);  // dense rows outer
+      kernels::transpose_u32(in, out, n, rows, true);  // dense rows outer
     }
+  }
+
+  // A transposing panel (kernels.h) of `cols` columns at these offsets.
+  void transpose_panel(const kernels::TransposePanel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    pack ? kernels::transpose_panel_pack(shape, src + dense * 4, dst + phys * 4, cols, stream)
+         : kernels::transpose_panel_unpack(shape, src + phys * 4, dst + dense * 4, cols, stream);
   }
 
   // Pack: zero rows [rows, width) of each of the n columns.
@@ -146,17 +153,6 @@ struct Mover {
   // `width`. Physical range [phys, phys + n*width) is the block's own.
   void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
              int64_t rows) const {
-    block_run(dense, sa, sb, phys, width, n, rows, 1, 0);
-  }
-
-  // `tiles` neighbouring blocks at once (Schedule::fuse): block t starts at
-  // dense + t*n (columns contiguous across blocks) and phys + t*tile_phys.
-  void block_run(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
-                 int64_t rows, int64_t tiles, int64_t tile_phys) const {
-    if (tiles > 1) {
-      transpose(dense, sb, phys, width, n, rows, tiles, tile_phys);
-      return;
-    }
     if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
     if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
       // Rows contiguous on both sides: one block copy per column.
@@ -167,7 +163,7 @@ struct Mover {
       return;
     }
     if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
-      transpose(dense, sb, phys, width, n, rows, 1, 0);
+      transpose(dense, sb, phys, width, n, rows);
       padding_columns(phys, width, n, rows);
       return;
     }
@@ -200,15 +196,21 @@ struct Mover {
     }
     if (bits == 4 && width == 8 && phys % 2 == 0) {
       pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
-           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n);
+           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream);
       return true;
     }
     if (bits == 1 && width == 32 && phys % 8 == 0) {
       pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
-           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n);
+           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream);
       return true;
     }
     return false;
+  }
+
+  // A panel (kernels.h) of `cols` valid columns at these element offsets.
+  void panel(const kernels::Panel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    pack ? kernels::pack_panel(shape, src + dense * nb, dst + phys * nb, cols, stream)
+         : kernels::unpack_panel(shape, src + phys * nb, dst + dense * nb, cols, stream);
   }
 
   // Physical padding [phys, phys+n): pack writes zeros unless the buffer was
@@ -236,11 +238,70 @@ struct Schedule {
   size_t leaf = 0;
   bool block_leaf = false;
   bool assign_bytes = false;  // see Mover
-  // Transposing leaves of 32-bit elements take `fuse` neighbouring tiles of
-  // the digit above at once, so each dense row is touched in whole cache
-  // lines (a column-major source read 32 bytes per row per tile otherwise).
-  int64_t fuse = 1;
+  // Transposing panel leaf (kernels.h) of 32-bit elements, column-major
+  // tiles: the leaf digit is the tile digit above the block, so a call
+  // covers whole dense rows (a column-major source is read 32 bytes per row
+  // per tile otherwise) and writes whole physical lines.
+  bool transpose = false;
+  kernels::TransposePanel transpose_shape;
+  // Panel leaf (kernels.h): the leaf digit is the tile digit T above the
+  // digits G (row groups), C (columns) and, interleaved, R (rows of a
+  // group); the kernel runs all of them in one call. Every constraint
+  // touching T or C reads t*tile_cols + c (the dense column), none touches
+  // G or R, so the valid columns are one count per call.
+  bool panel = false;
+  kernels::Panel panel_shape;
 };
+
+// Recognises the panel pattern on the innermost digits (see Schedule).
+bool make_panel(const CompiledLayout& c, Schedule& s) {
+  const auto& dg = s.nest.digits;
+  const size_t n = dg.size();
+  const int64_t nb = c.dense_element_bytes;
+  if (c.bits % 8 != 0 || n < 2) return false;
+  int64_t g = 1, rs = 0;
+  size_t ci = n - 1;  // C
+  const Digit& last = dg[n - 1];
+  if (last.dst_stride == 1 && last.src_stride != 1 &&
+      ((nb == 2 && last.extent == 2) || (nb == 1 && last.extent == 4))) {
+    g = last.extent;
+    rs = last.src_stride;
+    ci = n - 2;
+  }
+  if (ci < 1) return false;
+  const Digit& col = dg[ci];
+  if (col.src_stride != 1 || col.dst_stride != g || g * col.extent * nb > kernels::kMaxPanelChunk) return false;
+  // T directly above C (no G), or G between them.
+  size_t ti = ci - 1;
+  if (dg[ti].src_stride != col.extent) {
+    if (ci < 2) return false;
+    ti = ci - 2;
+  }
+  const Digit& tile = dg[ti];
+  if (tile.src_stride != col.extent) return false;
+  for (const auto& k : s.nest.constraints) {
+    for (size_t j = ti + 1; j < n; ++j) {
+      if (j != ci && k.coeff[j] != 0) return false;  // G or R constrained
+    }
+    if (k.coeff[ti] == 0 && k.coeff[ci] == 0) continue;
+    if (k.coeff[ti] != col.extent || k.coeff[ci] != 1) return false;
+  }
+  kernels::Panel& p = s.panel_shape;
+  p.elem_bytes = nb;
+  p.group_rows = g;
+  p.row_stride = rs * nb;
+  if (ti + 2 == ci) {
+    p.groups = dg[ti + 1].extent;
+    p.group_dense_stride = dg[ti + 1].src_stride * nb;
+    p.group_phys_stride = dg[ti + 1].dst_stride * nb;
+  }
+  p.tile_cols = col.extent;
+  p.tile_phys_stride = tile.dst_stride * nb;
+  s.panel = true;
+  s.leaf = ti;
+  s.block_leaf = false;
+  return true;
+}
 
 Schedule make_schedule(const CompiledLayout& c) {
   Schedule s;
@@ -266,18 +327,17 @@ Schedule make_schedule(const CompiledLayout& c) {
     std::stable_sort(digits.begin(), digits.begin() + s.leaf,
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
-  if (s.block_leaf && s.leaf >= 2 && s.nest.constraints.empty() && c.bits == 32) {
+  if (make_panel(c, s)) return s;
+  if (s.block_leaf && s.leaf >= 1 && s.nest.constraints.empty() && c.bits == 32) {
     const Digit& above = digits[s.leaf - 1];
     const Digit& a = digits[s.leaf];
     const Digit& b = digits[s.leaf + 1];
-    if (a.src_stride == 1 && b.src_stride != 1 && above.src_stride == a.extent &&
-        b.extent <= Mover::kMaxTransposeRows) {
-      for (int64_t f : {4, 2}) {
-        if (above.extent % f == 0 && f * a.extent <= Mover::kMaxTransposeRows) {
-          s.fuse = f;
-          break;
-        }
-      }
+    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && above.src_stride == a.extent) {
+      s.transpose = true;
+      s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
+      s.leaf -= 1;
+      s.block_leaf = false;
+      return s;
     }
   }
   if (c.bits % 8 != 0 && s.block_leaf) {
@@ -318,6 +378,22 @@ struct Walker {
   void walk(const Mover& m, size_t depth, int64_t begin, int64_t end, int64_t dense, int64_t phys,
             int64_t* acc) const {
     const Digit& d = nest.digits[depth];
+    if (depth == schedule.leaf && schedule.transpose) {
+      // No constraints (make_schedule): every tile is whole.
+      m.transpose_panel(schedule.transpose_shape, dense + begin * d.src_stride, phys + begin * d.dst_stride,
+                        (end - begin) * nest.digits[depth + 1].extent);
+      return;
+    }
+    if (depth == schedule.leaf && schedule.panel) {
+      // Every constraint here reads t*tile_cols + c (make_panel).
+      const int64_t tc = schedule.panel_shape.tile_cols;
+      int64_t cols = (end - begin) * tc;
+      for (const Touch& t : touches[depth]) {
+        cols = std::min(cols, nest.constraints[t.constraint].bound - acc[t.constraint] - begin * tc);
+      }
+      m.panel(schedule.panel_shape, dense + begin * d.src_stride, phys + begin * d.dst_stride, cols);
+      return;
+    }
     if (depth == schedule.leaf) {
       // Non-temporal stores only for whole tiles: a ragged tile's padding is
       // written with ordinary stores, and mixing the two on one cache line
@@ -332,16 +408,6 @@ struct Walker {
                 b.extent, end - begin, rows);
       } else {
         leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
-      }
-      return;
-    }
-    if (schedule.fuse > 1 && depth + 1 == schedule.leaf) {
-      // No constraints here (see make_schedule): every tile is whole.
-      const Digit& a = nest.digits[depth + 1];
-      const Digit& b = nest.digits[depth + 2];
-      for (int64_t f = begin; f < end; f += schedule.fuse) {
-        m.block_run(dense + f * d.src_stride, a.src_stride, b.src_stride, phys + f * d.dst_stride,
-                    b.extent, a.extent, b.extent, schedule.fuse, d.dst_stride);
       }
       return;
     }
@@ -408,9 +474,11 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   m.assign_bytes = schedule.assign_bytes;
   // Streaming needs cache-line-aligned tiles (a line shared between a
   // streamed tile and an ordinary store is slow) and, measured, pays only
-  // when no tile is ragged (ragged tiles interleave ordinary stores).
+  // when no tile is ragged (ragged tiles interleave ordinary stores) or
+  // when panels write the ragged tiles (staged, in whole vectors).
   m.stream = (pack ? c.byte_size : c.dense_byte_size) >= kStreamBytes &&
-             reinterpret_cast<uintptr_t>(dst) % 64 == 0 && schedule.nest.constraints.empty();
+             reinterpret_cast<uintptr_t>(dst) % 64 == 0 &&
+             (schedule.nest.constraints.empty() || schedule.panel);
   const bool bit_elements = c.bits % 8 != 0;
   if (pack) {
     // Zero up front: everything (per-element fallback, sub-byte OR-ing), or

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hwy/targets.h"
 #include "impl/fast_div.h"
 #include "impl/plan.h"
 #include "spec/catalog.h"
@@ -39,6 +40,16 @@ const std::vector<std::string>& extra_layouts() {
       "f32[512,32]{0,1:T(8,128)}",         // 4 tiles fused
       "f32[1,1,1]{2,1,0}",
       "f32[]",
+      // Panels (whole tile rows per kernel call): ragged columns through
+      // the staged path, full-width vectors plus scalar column remainders.
+      "bf16[5,40,200]{2,1,0:T(8,128)(2,1)}",
+      "s8[16,300]{1,0:T(8,128)(4,1)}",
+      "f32[16,1000]{1,0:T(8,128)}",
+      "u8[6,4,70]{2,1,0:T(4,64)}",
+      // Transposing panels: 16x16 blocks, column and row remainders.
+      "f32[256,40]{0,1:T(8,128)}",
+      "f32[96,40]{0,1:T(8,24)}",
+      "u32[48,96]{0,1:T(16,48)}",
   };
   return v;
 }
@@ -147,6 +158,31 @@ TEST_P(ImplVsSpec, PackAndUnpack) {
   }
 }
 
+// The kernels exist once per SIMD target (Highway) and the machine runs only
+// its best one; every target it supports runs here, on every layout.
+TEST(KernelTargets, EveryTargetPacksLikeTheSpec) {
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
+  for (const std::string& text : all_layouts()) {
+    const ShapeWithLayout s = parse_shape(text);
+    const PackPlan p(s);
+    const auto dense = random_bytes(p.index().dense_byte_size(), 3);
+    const auto want_physical = spec::pack(s, dense);
+    const auto noisy_physical = random_bytes(p.index().byte_size(), 4);
+    const auto want_dense = spec::unpack(s, noisy_physical);
+    for (int64_t target : targets) {
+      hwy::SetSupportedTargetsForTest(target);
+      std::vector<uint8_t> physical(p.index().byte_size(), 0xAB);
+      p.pack(dense, physical, {1});
+      EXPECT_EQ(physical, want_physical) << text << " on " << hwy::TargetName(target);
+      std::vector<uint8_t> back(dense.size(), 0xCD);
+      p.unpack(noisy_physical, back, {1});
+      EXPECT_EQ(back, want_dense) << text << " on " << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to the best target
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Catalog, ImplVsSpec, ::testing::ValuesIn(all_layouts()),
                          [](const auto& info) { return "layout" + std::to_string(info.index); });
 
@@ -229,8 +265,11 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
     std::span<uint8_t> span() { return {p, n}; }
   };
+  // Ragged rank 4 (stage-then-stream on both sides) and column-major tiles
+  // (streamed 16x16 transposes) too.
   for (const char* text : {"s8[4096,2048]{1,0:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,128)}",
-                           "bf16[2048,2048]{1,0:T(8,128)(2,1)}"}) {
+                           "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
+                           "f32[2048,1024]{0,1:T(8,128)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);
     const int64_t nb = s.dense_element_bytes();
