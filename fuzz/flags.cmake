@@ -22,3 +22,8 @@ if(TILECHECK_FUZZ AND TILECHECK_FUZZ_ENGINE STREQUAL "")
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 endif()
+# Either way, coverage skips the oracle and the standard library
+# (coverage_ignorelist.txt says why).
+if(TILECHECK_FUZZ AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  add_compile_options(-fsanitize-coverage-ignorelist=${CMAKE_CURRENT_LIST_DIR}/coverage_ignorelist.txt)
+endif()

@@ -5,8 +5,9 @@
 // second:
 //   TEXT mode: a second layout text. If its dims or element width differ
 //     from the first text's, the constructor must throw Error (checked, then
-//     done); else its layout (minor_to_major, tiles, L, E, S) goes on the
-//     first layout's (shrunk) shape.
+//     done); else its type and layout (minor_to_major, tiles, L, E, S) go on
+//     the first layout's (shrunk) dims. The type comes along because the width
+//     may be the type's own (s4[..] partners s8[..]{..E(4)}).
 //   RECIPE mode: the tiles, L(n) and S(n) of a second recipe layout and a
 //     fresh minor_to_major, on the first layout's shape (tiles fit any rank,
 //     D3). One input in eight relays a layout to itself.
@@ -30,13 +31,13 @@
 namespace tilecheck::fuzz {
 namespace {
 
-// `layout` on `shape`'s type and dims, without trailing tiles that break
-// kDataLimits.
-ShapeWithLayout with_layout(const ShapeWithLayout& shape, const Layout& layout) {
-  ShapeWithLayout out = shape;
-  out.layout = layout;
-  while (!out.layout.tiles.empty() && !valid_within(out, kDataLimits)) out.layout.tiles.pop_back();
-  return out;
+// `partner` on `dims`, without trailing tiles that break kDataLimits.
+ShapeWithLayout on_dims(ShapeWithLayout partner, const std::vector<int64_t>& dims) {
+  partner.dims = dims;
+  while (!partner.layout.tiles.empty() && !valid_within(partner, kDataLimits)) {
+    partner.layout.tiles.pop_back();
+  }
+  return partner;
 }
 
 Layout second_layout_from_recipe(const ShapeWithLayout& first, Choices& choices) {
@@ -54,7 +55,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::optional<ShapeWithLayout> from = fit_for_data(*first, kDataLimits);
   if (!from) return;
 
-  Layout to_layout;
+  ShapeWithLayout partner = *from;
   if (input.ConsumeBool()) {  // TEXT
     ShapeWithLayout second;
     try {
@@ -68,11 +69,11 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
                                  << ": layouts of different shapes or widths accepted");
       return;
     }
-    to_layout = second.layout;
+    partner = second;
   } else {
-    to_layout = second_layout_from_recipe(*from, choices);
+    partner.layout = second_layout_from_recipe(*from, choices);
   }
-  const ShapeWithLayout to = with_layout(*from, to_layout);
+  const ShapeWithLayout to = on_dims(partner, from->dims);
   if (!valid_within(to, kDataLimits)) return;  // e.g. an L(n) past the budget
 
   std::optional<impl::RelayoutPlan> plan;

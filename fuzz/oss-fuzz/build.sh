@@ -33,6 +33,13 @@ else
   link=($(pkg-config --libs libhwy))
 fi
 
+# Coverage instrumentation skips the oracle and the standard library
+# (fuzz/coverage_ignorelist.txt says why); only where there is coverage.
+case "$CXXFLAGS" in
+  *-fsanitize=fuzzer*|*-fsanitize-coverage*)
+    CXXFLAGS="$CXXFLAGS -fsanitize-coverage-ignorelist=$project/fuzz/coverage_ignorelist.txt" ;;
+esac
+
 compile() {  # compile SOURCE: object file path on stdout
   local source=$1
   local object=$objects/$(echo "${source#$SRC/}" | tr / _).o
