@@ -568,7 +568,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
 void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_option("--impl", options.impl_path,
                    "check the implementation in this shared library against the spec instead "
-                   "(cli/conformance_plugin.h); --cases generated layouts after the catalogue");
+                   "(tilecheck/conformance_plugin.h); --cases generated layouts after the catalogue");
   gate->add_option(
           "--timeout", options.timeout_seconds,
           "with --impl: seconds to wait for one answer before the implementation counts as hung "

@@ -1,7 +1,7 @@
 // The conformance runner: `tilecheck gate --impl PATH.so` checks another
 // implementation of tiled layouts against the spec.
 //
-// The library exports the functions of cli/conformance_plugin.h; it runs in
+// The library exports the functions of tilecheck/conformance_plugin.h; it runs in
 // a child process (cli/conformance_worker.h). Every exported function is
 // checked on each layout, in this order:
 //   1. the catalogue (spec/catalog.h: the document's and the TPU layouts),

@@ -14,7 +14,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/conformance_plugin.h"
+#include "tilecheck/conformance_plugin.h"
 #include "properties/property_support.h"
 #include "spec/model.h"
 
@@ -258,7 +258,7 @@ ImplWorker::ImplWorker(std::string library_path, double timeout_seconds)
   if (!exports_.linear_index) {
     throw Error("'" + path_ +
                 "' exports nothing usable: tilecheck_impl_linear_index (required) is missing; "
-                "see cli/conformance_plugin.h for the interface");
+                "see tilecheck/conformance_plugin.h for the interface");
   }
 }
 

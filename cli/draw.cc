@@ -182,9 +182,10 @@ std::vector<PositionInfo> position_infos(const ShapeWithLayout& shape) {
   return infos;
 }
 
-// ColorBrewer Set3 without its grey: light enough for black labels.
-constexpr const char* kTileColours[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3",
-                                        "#fdb462", "#b3de69", "#fccde5", "#bc80bd", "#ccebc5"};
+// ColorBrewer Set3 without its grey and its red (the second-level outlines
+// are red), plus Set2's tan: light enough for black labels.
+constexpr const char* kTileColours[] = {"#8dd3c7", "#ffffb3", "#bebada", "#80b1d3", "#fdb462",
+                                        "#b3de69", "#fccde5", "#bc80bd", "#ccebc5", "#e5c494"};
 constexpr const char* kSecondLevelStroke = "#d62728";
 
 std::string xml_escape(std::string_view text) {

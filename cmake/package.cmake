@@ -22,7 +22,8 @@ install(TARGETS tilecheck_model tilecheck_spec tilecheck_impl tilecheck_c
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES include/tilecheck/tilecheck.h DESTINATION ${tilecheck_cxx_include_dir})
+install(FILES include/tilecheck/tilecheck.h include/tilecheck/conformance_plugin.h
+        DESTINATION ${tilecheck_cxx_include_dir})
 # The C++ headers keep their in-tree paths below include/tilecheck
 # ("spec/model.h", "impl/plan.h"), which is what their own #includes expect.
 install(FILES spec/model.h spec/syntax.h spec/arith.h spec/semantics.h spec/catalog.h

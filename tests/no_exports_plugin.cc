@@ -1,4 +1,4 @@
 // A shared library that loads but exports none of the conformance functions
-// (cli/conformance_plugin.h), only a near-miss name: `gate --impl` must say
+// (tilecheck/conformance_plugin.h), only a near-miss name: `gate --impl` must say
 // so and exit 2.
 extern "C" int tilecheck_impl_version() { return 1; }

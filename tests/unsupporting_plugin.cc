@@ -1,5 +1,5 @@
 // A library with the required function that supports no layout (always
-// nonzero, cli/conformance_plugin.h): `gate --impl` has nothing to check
+// nonzero, tilecheck/conformance_plugin.h): `gate --impl` has nothing to check
 // and must exit 2 rather than pass.
 #include <cstdint>
 

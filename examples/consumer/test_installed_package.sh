@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/tilecheck/tilecheck.h include/tilecheck/impl/plan.h \
+for f in include/tilecheck/tilecheck.h include/tilecheck/conformance_plugin.h include/tilecheck/impl/plan.h \
          "$libdir/cmake/tilecheck/tilecheckConfig.cmake" \
          "$libdir/cmake/tilecheck/tilecheckConfigVersion.cmake" "$libdir/pkgconfig/tilecheck.pc"; do
   [[ -f "$prefix/$f" ]] || { echo "not installed: $f" >&2; exit 1; }

@@ -1,5 +1,5 @@
 // An implementation under test for `tilecheck gate --impl`: tiled linear
-// index, byte size and pack behind the C interface of cli/conformance_plugin.h.
+// index, byte size and pack behind the C interface of tilecheck/conformance_plugin.h.
 //
 // It reads the layout text with tilecheck's parser (the data model only) and
 // computes everything itself, written apart from spec/ and impl/ so that the
@@ -30,7 +30,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli/conformance_plugin.h"
+#include "tilecheck/conformance_plugin.h"
 #include "spec/syntax.h"
 
 #define TILECHECK_EXPORT extern "C" __attribute__((visibility("default")))
