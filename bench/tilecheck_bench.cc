@@ -9,7 +9,7 @@
 //   memcpy/<case>       memcpy of the dense array's bytes
 //   spec_pack/<case>    spec::pack on the smaller shape given in the label
 //   onednn_pack/<case>  oneDNN reorder plain -> the equivalent blocked
-//                       descriptor, 1 thread (OMP_NUM_THREADS=1), registered
+//                       descriptor, 1 thread (omp_set_num_threads(1)), registered
 //                       only when oneDNN's output equals PackPlan's byte for byte
 //   linear_index/<case>, spec_linear_index/<case>: items_per_second over a
 //                       fixed batch of random elements
@@ -28,6 +28,9 @@
 #include "spec/syntax.h"
 
 #ifdef TILECHECK_HAVE_DNNL
+#include <dlfcn.h>
+
+#include <cstdio>
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
 
@@ -314,9 +317,30 @@ void register_all() {
 
 }  // namespace
 
+#ifdef TILECHECK_HAVE_DNNL
+// oneDNN runs on OpenMP (libgomp, loaded with libdnnl); it must use one
+// thread, as pack/ and unpack/ do. Setting OMP_NUM_THREADS in main is too
+// late: libgomp reads it when it is loaded, before main, so the reorder
+// silently used every core. Set the calling thread's limit through OpenMP's
+// own call instead, found at run time so the benchmark need not link libgomp.
+bool limit_onednn_to_one_thread() {
+  using SetFn = void (*)(int);
+  using GetFn = int (*)();
+  auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  auto get = reinterpret_cast<GetFn>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  if (set == nullptr || get == nullptr) return false;
+  set(1);
+  return get() == 1;
+}
+#endif
+
 int main(int argc, char** argv) {
-  // oneDNN runs on OpenMP; one thread, as pack/ and unpack/.
-  setenv("OMP_NUM_THREADS", "1", 0);
+#ifdef TILECHECK_HAVE_DNNL
+  if (!limit_onednn_to_one_thread()) {
+    std::fprintf(stderr, "error: cannot limit oneDNN's OpenMP runtime to one thread\n");
+    return 2;
+  }
+#endif
   register_all();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
