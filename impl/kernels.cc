@@ -327,9 +327,33 @@ void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int6
 // ---------------------------------------------------------------------------
 // Panels (kernels.h): whole tiles per call, full-width vectors.
 
-// Pack prefetches the dense rows this many tiles ahead (measured: 2 beat 0,
-// 1 and 4 on the 4096x4096 cases).
-constexpr int64_t kPrefetchTiles = 2;
+// Panels of large arrays prefetch the data of the chunk about this many
+// physical bytes on (whole tiles, at least one; past the call's last tile,
+// into the caller's next calls). Measured by CPU time
+// (bench/pack_memcpy_ratio): 16 KiB beat 4 and 8 KiB on bf16[8,64,96,200]
+// and the 4096x4096 (2,1) and (4,1) cases, within noise on f32 (8,128);
+// the earlier 2 tiles ahead, within the call only, left bf16[8,64,96,200]
+// (2 tiles per call) without any.
+constexpr int64_t kPrefetchBytes = 16384;
+
+struct ChunkOffset {
+  bool known;
+  int64_t dense, phys;  // bytes from chunk (t, j) to the chunk ahead
+};
+HWY_INLINE ChunkOffset ChunkAhead(const Panel& p, int64_t t, int64_t tiles) {
+  const int64_t tile_bytes = p.groups * p.group_rows * p.tile_cols * p.elem_bytes;
+  const int64_t a = std::max<int64_t>(1, kPrefetchBytes / tile_bytes);
+  const int64_t dense_tile = p.tile_cols * p.elem_bytes;
+  if (t + a < tiles) return {true, a * dense_tile, a * p.tile_phys_stride};
+  if (p.next_dense == 0 && p.next_phys == 0) return {false, 0, 0};
+  // Tile (t + a) % tiles of the call (t + a) / tiles calls on.
+  const int64_t calls = (t + a) / tiles, dt = (t + a) % tiles - t;
+  return {true, calls * p.next_dense + dt * dense_tile, calls * p.next_phys + dt * p.tile_phys_stride};
+}
+
+HWY_INLINE void PrefetchBytes(const uint8_t* p, int64_t bytes) {
+  for (int64_t b = 0; b < bytes; b += 64) hwy::Prefetch(p + b);
+}
 // Largest contiguous dense block UnpackPanel stages for streaming.
 constexpr int64_t kMaxDenseStage = 16384;
 
@@ -443,13 +467,13 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
     for (int64_t j = 0; j < p.groups; ++j) {
       const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
       uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
-      // The dense side is read as g row pieces per chunk, spread over rows
-      // the hardware prefetcher follows poorly: ask for the rows of the
-      // tile after next (for large arrays only: cached ones gain nothing).
-      if (stream && t + kPrefetchTiles < tiles) {
-        for (int64_t r = 0; r < g; ++r) {
-          const uint8_t* ahead = src + kPrefetchTiles * tc * nb + r * p.row_stride;
-          for (int64_t b = 0; b < tc * nb; b += 64) hwy::Prefetch(ahead + b);
+      // Large arrays: the dense side is read as g row pieces per chunk, a
+      // few hundred bytes of each row, which the hardware prefetcher
+      // follows poorly.
+      if (stream) {
+        const ChunkOffset ahead = ChunkAhead(p, t, tiles);
+        if (ahead.known) {
+          for (int64_t r = 0; r < g; ++r) PrefetchBytes(src + ahead.dense + r * p.row_stride, nc * nb);
         }
       }
       // Streaming and ragged chunks go through the stage, so that the chunk
@@ -474,14 +498,22 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
 }
 
 // Unpacks into `dense` with row runs stored by the caller's choice.
-HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream) {
+HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream,
+                            bool prefetch) {
   const int64_t nb = p.elem_bytes, g = p.group_rows, tc = p.tile_cols;
   const int64_t lane_bytes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
-  for (int64_t t = 0; t * tc < cols; ++t) {
+  const int64_t tiles = (cols + tc - 1) / tc;
+  for (int64_t t = 0; t < tiles; ++t) {
     const int64_t nc = std::min(tc, cols - t * tc);
     for (int64_t j = 0; j < p.groups; ++j) {
       const uint8_t* src = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
       uint8_t* dst = dense + t * tc * nb + j * p.group_dense_stride;
+      // Large arrays: each tile's pieces start a new page, where the
+      // hardware prefetcher restarts, and ragged tiles leave gaps.
+      if (prefetch) {
+        const ChunkOffset ahead = ChunkAhead(p, t, tiles);
+        if (ahead.known) PrefetchBytes(src + ahead.phys, g * nc * nb);
+      }
       if (g == 1) {
         Emit(src, dst, nc * nb, stream);
       } else if (stream && WholeVectors(dst, nc * nb) && p.row_stride % lane_bytes == 0) {
@@ -505,11 +537,11 @@ void UnpackPanel(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t co
   const int64_t block = p.groups * g * row_bytes;
   if (stream && rows_adjacent && block <= kMaxDenseStage && WholeVectors(dense, block)) {
     HWY_ALIGN uint8_t stage[kMaxDenseStage];
-    UnpackTiles(p, phys, stage, cols, false);
+    UnpackTiles(p, phys, stage, cols, false, true);
     CopyBytes<true>(stage, dense, block);
     return;
   }
-  UnpackTiles(p, phys, dense, cols, stream);
+  UnpackTiles(p, phys, dense, cols, stream, stream);
 }
 
 // ---------------------------------------------------------------------------

@@ -74,6 +74,10 @@ struct Panel {
   int64_t group_phys_stride = 0;   // bytes
   int64_t tile_cols = 0;
   int64_t tile_phys_stride = 0;  // bytes; the dense side moves tile_cols*elem_bytes
+  // Where the caller's next call will start, relative to this one (bytes;
+  // 0 when unknown): the kernels prefetch into it.
+  int64_t next_dense = 0;
+  int64_t next_phys = 0;
 };
 constexpr int64_t kMaxPanelChunk = 4096;
 

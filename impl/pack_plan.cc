@@ -297,6 +297,10 @@ bool make_panel(const CompiledLayout& c, Schedule& s) {
   }
   p.tile_cols = col.extent;
   p.tile_phys_stride = tile.dst_stride * nb;
+  if (ti >= 1) {
+    p.next_dense = dg[ti - 1].src_stride * nb;
+    p.next_phys = dg[ti - 1].dst_stride * nb;
+  }
   s.panel = true;
   s.leaf = ti;
   s.block_leaf = false;
