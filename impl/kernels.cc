@@ -464,6 +464,9 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   for (int64_t t = 0; t < tiles; ++t) {
     const int64_t nc = std::min(tc, cols - t * tc);
     const int64_t valid = g * nc * nb;
+    // The ragged tile's chunks fill only [0, valid) of the stage: zero the
+    // rest once for all of them (whole tiles before it overwrote it).
+    if (nc < tc) std::memset(stage + valid, 0, static_cast<size_t>(chunk - valid));
     for (int64_t j = 0; j < p.groups; ++j) {
       const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
       uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
@@ -489,10 +492,7 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
       } else {
         Zip(g, src, p.row_stride, out, nc);
       }
-      if (staged) {
-        std::memset(out + valid, 0, static_cast<size_t>(chunk - valid));
-        Emit(stage, dst, chunk, stream);
-      }
+      if (staged) Emit(stage, dst, chunk, stream);
     }
   }
 }

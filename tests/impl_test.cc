@@ -283,12 +283,18 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     p.pack(dense, physical.span(), {1});
     int64_t i = 0;
     bool ok = true;
+    std::vector<bool> holds_element(physical.n, false);
     for_each_element(s.dims, [&](const std::vector<int64_t>& e) {
       const int64_t pos = p.index().linear_index(e);
       ok = ok && std::memcmp(physical.p + pos * nb, dense.data() + i * nb, nb) == 0;
+      for (int64_t b = 0; b < nb; ++b) holds_element[pos * nb + b] = true;
       ++i;
     });
     EXPECT_TRUE(ok) << text;
+    // Padding (D8): every other byte is zero (the buffer started as 0xEE).
+    size_t nonzero_padding = 0;
+    for (size_t b = 0; b < physical.n; ++b) nonzero_padding += !holds_element[b] && physical.p[b] != 0;
+    EXPECT_EQ(nonzero_padding, 0u) << text;
     std::mt19937_64 rng(6);
     for (int k = 0; k < 200; ++k) {
       std::vector<int64_t> e;
