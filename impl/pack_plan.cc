@@ -434,6 +434,13 @@ struct Walker {
 // for large copies).
 constexpr int64_t kStreamBytes = int64_t{8} << 20;
 
+// Below this many bytes (the larger of the dense and physical sizes), the
+// automatic thread count is 1: starting and joining a thread costs about
+// 20 us here, and on the 2-core machine two threads lost on the 4 MB
+// f32[1000,1000] case (27 GB/s against 45 on one) while winning from
+// 16 MiB on (docs/PERFORMANCE.md, quiet-machine runs).
+constexpr int64_t kParallelBytes = int64_t{8} << 20;
+
 int thread_count(const ExecOptions& options) {
   if (options.threads > 0) return options.threads;
   const unsigned hw = std::thread::hardware_concurrency();
@@ -509,7 +516,8 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   const int64_t lim = w.limit(0, acc0.data());
   const Digit& d0 = schedule.nest.digits[0];
   int threads = std::min<int64_t>(thread_count(options), lim);
-  if (options.threads == 0 && c.element_count < (1 << 16)) threads = 1;
+  // Automatic thread count: arrays below kParallelBytes stay on one thread.
+  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < kParallelBytes) threads = 1;
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
   if (threads <= 1) {

@@ -111,7 +111,7 @@ class IndexPlan {
 };
 
 struct ExecOptions {
-  // 0: all cores, and small arrays stay single-threaded; n > 0: exactly
+  // 0: all cores, and arrays below 8 MiB stay single-threaded; n > 0: exactly
   // min(n, outermost extent) threads. Results are identical for every value.
   int threads = 0;
 };
