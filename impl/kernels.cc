@@ -461,38 +461,53 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   const int64_t chunk = g * tc * nb;
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];
-  for (int64_t t = 0; t < tiles; ++t) {
+  auto pack_chunk = [&](int64_t t, int64_t j) {
     const int64_t nc = std::min(tc, cols - t * tc);
     const int64_t valid = g * nc * nb;
-    // The ragged tile's chunks fill only [0, valid) of the stage: zero the
-    // rest once for all of them (whole tiles before it overwrote it).
-    if (nc < tc) std::memset(stage + valid, 0, static_cast<size_t>(chunk - valid));
+    const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
+    uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
+    // Large arrays: the dense side is read as g row pieces per chunk, a
+    // few hundred bytes of each row, which the hardware prefetcher
+    // follows poorly.
+    if (stream) {
+      const ChunkOffset ahead = ChunkAhead(p, t, tiles);
+      if (ahead.known) {
+        for (int64_t r = 0; r < g; ++r) PrefetchBytes(src + ahead.dense + r * p.row_stride, nc * nb);
+      }
+    }
+    // Streamed chunks that are interleaved or ragged go through the stage,
+    // so that they leave in whole vectors; the others are written in
+    // place, a ragged one's padding zeroed after its valid bytes.
+    const bool staged = stream && (nc < tc || g > 1);
+    uint8_t* out = staged ? stage : dst;
+    if (g > 1) {
+      Zip(g, src, p.row_stride, out, nc);
+    } else if (staged) {
+      std::memcpy(out, src, static_cast<size_t>(valid));
+    } else {
+      Emit(src, dst, valid, stream);
+    }
+    if (staged) {
+      Emit(stage, dst, chunk, stream);
+    } else if (valid < chunk) {
+      std::memset(dst + valid, 0, static_cast<size_t>(chunk - valid));
+    }
+  };
+  // Streamed: tile by tile, the physical side written front to back.
+  // Cached (smaller) arrays: row group by row group, the dense rows read
+  // front to back; measured by CPU time on f32[1000,1000]{1,0:T(8,128)},
+  // 44.0-46.2 -> 46.7-48.2 GB/s.
+  if (stream) {
+    for (int64_t t = 0; t < tiles; ++t) {
+      // The ragged tile's chunks fill only [0, valid) of the stage: zero
+      // the rest once for all of them (whole tiles before it overwrote it).
+      const int64_t valid = g * std::min(tc, cols - t * tc) * nb;
+      if (valid < chunk) std::memset(stage + valid, 0, static_cast<size_t>(chunk - valid));
+      for (int64_t j = 0; j < p.groups; ++j) pack_chunk(t, j);
+    }
+  } else {
     for (int64_t j = 0; j < p.groups; ++j) {
-      const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
-      uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
-      // Large arrays: the dense side is read as g row pieces per chunk, a
-      // few hundred bytes of each row, which the hardware prefetcher
-      // follows poorly.
-      if (stream) {
-        const ChunkOffset ahead = ChunkAhead(p, t, tiles);
-        if (ahead.known) {
-          for (int64_t r = 0; r < g; ++r) PrefetchBytes(src + ahead.dense + r * p.row_stride, nc * nb);
-        }
-      }
-      // Streaming and ragged chunks go through the stage, so that the chunk
-      // leaves in whole vectors.
-      const bool staged = nc < tc || (stream && g > 1);
-      if (g == 1 && !staged) {
-        Emit(src, dst, chunk, stream);
-        continue;
-      }
-      uint8_t* out = staged ? stage : dst;
-      if (g == 1) {
-        std::memcpy(out, src, static_cast<size_t>(valid));
-      } else {
-        Zip(g, src, p.row_stride, out, nc);
-      }
-      if (staged) Emit(stage, dst, chunk, stream);
+      for (int64_t t = 0; t < tiles; ++t) pack_chunk(t, j);
     }
   }
 }
