@@ -51,7 +51,10 @@ const std::vector<std::string>& extra_layouts() {
       "f32[96,40]{0,1:T(8,24)}",
       "u32[48,96]{0,1:T(16,48)}",
       // AVX-512 transposing panel: three whole chunks of 64 columns (the
-      // next one prefetched), a chunk of 32, 8 scalar columns.
+      // next one prefetched), a chunk of 32, 8 scalar columns. 256 rows:
+      // with one row tile (128) the column digits merge into one and the
+      // layout takes the block transpose instead (tried: a broken chunk
+      // loop then went unnoticed here).
       "f32[256,232]{0,1:T(8,128)}",
   };
   return v;
