@@ -461,7 +461,9 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   const int64_t chunk = g * tc * nb;
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];
-  auto pack_chunk = [&](int64_t t, int64_t j) {
+  // Inlined (GCC 12 kept it a function otherwise): f32[1000,1000] pack
+  // 45.0-46.2 -> 45.2-47.8 GB/s by CPU time, 5 alternations.
+  auto pack_chunk = [&](int64_t t, int64_t j) __attribute__((always_inline)) {
     const int64_t nc = std::min(tc, cols - t * tc);
     const int64_t valid = g * nc * nb;
     const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
