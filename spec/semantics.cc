@@ -7,18 +7,7 @@
 namespace tilecheck::spec {
 
 LevelStructure level_structure(const std::vector<bool>& combine, size_t rank) {
-  LevelStructure s;
-  const size_t k = combine.size();
-  s.extension = k > rank ? k - rank : 0;
-  s.prefix = rank + s.extension - k;
-  size_t group_start = s.prefix;
-  s.groups.reserve(k);
-  for (size_t i = 0; i < k; ++i) {
-    if (combine[i]) continue;  // merged into the next more minor entry
-    s.groups.push_back({group_start, s.prefix + i, i});
-    group_start = s.prefix + i + 1;
-  }
-  return s;
+  return level_structure(combine.size(), rank, [&](size_t i) { return bool{combine[i]}; });
 }
 
 namespace {

@@ -118,6 +118,22 @@ struct LevelStructure {
   std::vector<TileGroup> groups;
 };
 
+// For a tile of k entries, `is_combine(i)` saying whether entry i is '*'.
+template <class IsCombine>
+LevelStructure level_structure(size_t k, size_t rank, IsCombine is_combine) {
+  LevelStructure s;
+  s.extension = k > rank ? k - rank : 0;
+  s.prefix = rank + s.extension - k;
+  size_t group_start = s.prefix;
+  s.groups.reserve(k);
+  for (size_t i = 0; i < k; ++i) {
+    if (is_combine(i)) continue;  // merged into the next more minor entry
+    s.groups.push_back({group_start, s.prefix + i, i});
+    group_start = s.prefix + i + 1;
+  }
+  return s;
+}
+
 // `combine[i]` says whether tile entry i is '*'.
 LevelStructure level_structure(const std::vector<bool>& combine, size_t rank);
 
@@ -141,10 +157,7 @@ TileSizes<A> tile_sizes(A& a, const Tile& tile) {
 
 template <class A>
 LevelStructure level_structure(const TileSizes<A>& tile, size_t rank) {
-  std::vector<bool> combine;
-  combine.reserve(tile.size());
-  for (const auto& entry : tile) combine.push_back(!entry.has_value());
-  return level_structure(combine, rank);
+  return level_structure(tile.size(), rank, [&](size_t i) { return !tile[i].has_value(); });
 }
 
 // D3: leading dims of size 1 (bounds) or 0 (indices).
