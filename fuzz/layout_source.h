@@ -42,10 +42,9 @@ namespace tilecheck::fuzz {
 using Choices = props::FuzzedChoices<FuzzedDataProvider>;
 
 // Bounds for the targets that touch every element (pack, relayout). The
-// spec's reference pack recomputes the layout's level bounds for every
-// element (dozens of allocations, microseconds under ASan), and it runs twice
-// per input, so the element cap sets those targets' speed: 64 elements ran
-// at 1,800 inputs per CPU second, 32 at 2,500, 16 at 3,200. 32 is the
+// spec's reference pack indexes every element (a few small vectors each,
+// each allocation costly under ASan) and runs twice per input, so the
+// element cap weighs on those targets' speed. 32 is the
 // smallest cap that still reaches every row-interleave kernel the TPU
 // formats use up to (8,1) (16 never runs the 4-bit one); the bugs these
 // targets hunt (ragged tails, padding, bit order, combined dims) all show on

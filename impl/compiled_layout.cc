@@ -1,7 +1,9 @@
 #include "impl/compiled_layout.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
+#include <utility>
 
 namespace tilecheck::impl::detail {
 
@@ -321,7 +323,10 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
     bounds.insert(bounds.begin(), level.extension, 1);
     exprs.insert(exprs.begin(), level.extension, Expr{});
     std::vector<int64_t> out_bounds(bounds.begin(), bounds.begin() + level.prefix), inner_bounds;
-    std::vector<Expr> out_exprs(exprs.begin(), exprs.begin() + level.prefix), inner_exprs;
+    // Moved, not copied: the groups below read exprs only past the prefix.
+    std::vector<Expr> out_exprs(std::make_move_iterator(exprs.begin()),
+                                std::make_move_iterator(exprs.begin() + level.prefix)),
+        inner_exprs;
     for (Group& g : level.groups) {
       Expr value;
       for (size_t m = 0; m < g.member_bounds.size(); ++m) {
@@ -340,20 +345,21 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
       inner_bounds.push_back(g.tile);
       // floor(g/t) and g mod t, folding the trivial cases.
       if (value.empty() || g.tile == 1) {
-        out_exprs.push_back(value);
+        out_exprs.push_back(std::move(value));
         inner_exprs.push_back({});
       } else if (g.bound <= g.tile) {
         out_exprs.push_back({});
-        inner_exprs.push_back(value);
+        inner_exprs.push_back(std::move(value));
       } else {
         const int64_t reg = c.program.input_count + 2 * static_cast<int64_t>(c.program.steps.size());
-        c.program.steps.push_back({value, g.tile});
+        c.program.steps.push_back({std::move(value), g.tile});
         out_exprs.push_back({{reg, 1}});
         inner_exprs.push_back({{reg + 1, 1}});
       }
     }
     out_bounds.insert(out_bounds.end(), inner_bounds.begin(), inner_bounds.end());
-    out_exprs.insert(out_exprs.end(), inner_exprs.begin(), inner_exprs.end());
+    out_exprs.insert(out_exprs.end(), std::make_move_iterator(inner_exprs.begin()),
+                     std::make_move_iterator(inner_exprs.end()));
     bounds = std::move(out_bounds);
     exprs = std::move(out_exprs);
     c.levels.push_back(std::move(level));

@@ -254,6 +254,12 @@ inline void fit_to_budget(ShapeWithLayout& shape, const RecipeLimits& limits) {
     count = 1;
     for (int64_t d : shape.dims) count *= d;
   }
+  // An L(n) past the padded budget pads every shape past it: it goes (TEXT
+  // layouts the fuzzers shrink may carry any n; the recipe's never do).
+  if (shape.layout.tail_padding_alignment &&
+      *shape.layout.tail_padding_alignment > limits.max_padded_elements) {
+    shape.layout.tail_padding_alignment.reset();
+  }
   // Tiles too large even for a shape of ones go (last level first).
   ShapeWithLayout ones = shape;
   for (int64_t& d : ones.dims) d = std::min<int64_t>(d, 1);

@@ -7,17 +7,7 @@
 namespace tilecheck::spec {
 
 LevelStructure level_structure(const std::vector<bool>& combine, size_t rank) {
-  LevelStructure s;
-  const size_t k = combine.size();
-  s.extension = k > rank ? k - rank : 0;
-  s.prefix = rank + s.extension - k;
-  size_t group_start = s.prefix;
-  for (size_t i = 0; i < k; ++i) {
-    if (combine[i]) continue;  // merged into the next more minor entry
-    s.groups.push_back({group_start, s.prefix + i, i});
-    group_start = s.prefix + i + 1;
-  }
-  return s;
+  return level_structure(combine.size(), rank, [&](size_t i) { return bool{combine[i]}; });
 }
 
 namespace {
@@ -185,8 +175,9 @@ void for_each_element_bit(const ShapeWithLayout& shape, Copy copy) {
   const int64_t bits = shape.element_bits();
   const int64_t dense_bits = 8 * shape.dense_element_bytes();
   Int64Domain a;
+  const LayoutLevels<Int64Domain> layout = layout_levels(a, shape.dims, shape.layout);
   for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
-    const int64_t p = linear_index_with_tile(a, shape.dims, shape.layout, e);
+    const int64_t p = linear_index_with_tile(a, layout, e);
     for (int64_t b = 0; b < bits; ++b) copy(i * dense_bits + b, p * bits + b);
   });
 }

@@ -33,10 +33,12 @@
 // after them are the int64 oracle.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "spec/arith.h"
@@ -116,6 +118,22 @@ struct LevelStructure {
   std::vector<TileGroup> groups;
 };
 
+// For a tile of k entries, `is_combine(i)` saying whether entry i is '*'.
+template <class IsCombine>
+LevelStructure level_structure(size_t k, size_t rank, IsCombine is_combine) {
+  LevelStructure s;
+  s.extension = k > rank ? k - rank : 0;
+  s.prefix = rank + s.extension - k;
+  size_t group_start = s.prefix;
+  s.groups.reserve(k);
+  for (size_t i = 0; i < k; ++i) {
+    if (is_combine(i)) continue;  // merged into the next more minor entry
+    s.groups.push_back({group_start, s.prefix + i, i});
+    group_start = s.prefix + i + 1;
+  }
+  return s;
+}
+
 // `combine[i]` says whether tile entry i is '*'.
 LevelStructure level_structure(const std::vector<bool>& combine, size_t rank);
 
@@ -126,6 +144,7 @@ using TileSizes = std::vector<std::optional<typename A::Value>>;
 template <class A>
 TileSizes<A> tile_sizes(A& a, const Tile& tile) {
   TileSizes<A> sizes;
+  sizes.reserve(tile.dims.size());
   for (int64_t entry : tile.dims) {
     if (entry == kCombineDim) {
       sizes.push_back(std::nullopt);
@@ -138,17 +157,15 @@ TileSizes<A> tile_sizes(A& a, const Tile& tile) {
 
 template <class A>
 LevelStructure level_structure(const TileSizes<A>& tile, size_t rank) {
-  std::vector<bool> combine;
-  for (const auto& entry : tile) combine.push_back(!entry.has_value());
-  return level_structure(combine, rank);
+  return level_structure(tile.size(), rank, [&](size_t i) { return !tile[i].has_value(); });
 }
 
 // D3: leading dims of size 1 (bounds) or 0 (indices).
 template <class A>
 std::vector<typename A::Value> extend(A& a, const std::vector<typename A::Value>& v,
                                       size_t extension, int64_t fill) {
-  std::vector<typename A::Value> out(extension, a.constant(fill));
-  out.insert(out.end(), v.begin(), v.end());
+  std::vector<typename A::Value> out(extension + v.size(), a.constant(fill));
+  std::copy(v.begin(), v.end(), out.begin() + extension);
   return out;
 }
 
@@ -177,30 +194,60 @@ std::vector<typename A::Value> tile_bounds(A& a, const TileSizes<A>& tile,
                                            const std::vector<typename A::Value>& bounds) {
   const LevelStructure s = level_structure<A>(tile, bounds.size());
   const std::vector<typename A::Value> d = extend(a, bounds, s.extension, 1);
-  std::vector<typename A::Value> out(d.begin(), d.begin() + s.prefix);
-  for (const TileGroup& g : s.groups) {
-    out.push_back(a.ceil_div(group_bound(a, d, g), *tile[g.tile_pos]));
+  const size_t n = s.groups.size();
+  std::vector<typename A::Value> out(s.prefix + 2 * n, a.constant(0));
+  std::copy(d.begin(), d.begin() + s.prefix, out.begin());
+  for (size_t k = 0; k < n; ++k) {
+    const TileGroup& g = s.groups[k];
+    out[s.prefix + k] = a.ceil_div(group_bound(a, d, g), *tile[g.tile_pos]);
+    out[s.prefix + n + k] = *tile[g.tile_pos];
   }
-  for (const TileGroup& g : s.groups) out.push_back(*tile[g.tile_pos]);
   return out;
 }
 
-// D2: the index after one level, (prefix, floor(e/t)..., e mod t...).
+// One level met by given bounds: the tile's sizes, the level's structure and
+// the bounds extended (D3). Nothing here depends on an element, so a caller
+// indexing many elements computes it once per level.
+template <class A>
+struct TileLevel {
+  TileSizes<A> tile;
+  LevelStructure structure;
+  std::vector<typename A::Value> extended_bounds;
+};
+
+template <class A>
+TileLevel<A> tile_level(A& a, const TileSizes<A>& tile,
+                        const std::vector<typename A::Value>& bounds) {
+  LevelStructure s = level_structure<A>(tile, bounds.size());
+  std::vector<typename A::Value> d = extend(a, bounds, s.extension, 1);
+  return {tile, std::move(s), std::move(d)};
+}
+
+// D2: the index after one level, (prefix, floor(e/t)..., e mod t...). `e`
+// is the index before the level.
+template <class A>
+std::vector<typename A::Value> tile_index(A& a, const TileLevel<A>& level,
+                                          std::vector<typename A::Value> e) {
+  const LevelStructure& s = level.structure;
+  const std::vector<typename A::Value>& d = level.extended_bounds;
+  e.insert(e.begin(), s.extension, a.constant(0));  // D3
+  const size_t n = s.groups.size();
+  std::vector<typename A::Value> out(s.prefix + 2 * n, a.constant(0));
+  std::copy(e.begin(), e.begin() + s.prefix, out.begin());
+  for (size_t k = 0; k < n; ++k) {
+    const TileGroup& g = s.groups[k];
+    DivMod<typename A::Value> qr = a.div_mod(group_index(a, d, e, g), *level.tile[g.tile_pos]);
+    out[s.prefix + k] = qr.quotient;
+    out[s.prefix + n + k] = qr.remainder;
+  }
+  return out;
+}
+
 template <class A>
 std::vector<typename A::Value> tile_index(A& a, const TileSizes<A>& tile,
                                           const std::vector<typename A::Value>& bounds,
                                           const std::vector<typename A::Value>& index) {
-  const LevelStructure s = level_structure<A>(tile, bounds.size());
-  const std::vector<typename A::Value> d = extend(a, bounds, s.extension, 1);
-  const std::vector<typename A::Value> e = extend(a, index, s.extension, 0);
-  std::vector<typename A::Value> outer(e.begin(), e.begin() + s.prefix), inner;
-  for (const TileGroup& g : s.groups) {
-    DivMod<typename A::Value> qr = a.div_mod(group_index(a, d, e, g), *tile[g.tile_pos]);
-    outer.push_back(qr.quotient);
-    inner.push_back(qr.remainder);
-  }
-  outer.insert(outer.end(), inner.begin(), inner.end());
-  return outer;
+  return tile_index(a, tile_level(a, tile, bounds), index);
 }
 
 // The inverse of one level: from an index in the level's output box back to
@@ -247,23 +294,52 @@ Untiled<A> untile_index(A& a, const TileSizes<A>& tile,
 template <class A>
 std::vector<std::vector<typename A::Value>> level_bounds(
     A& a, const std::vector<typename A::Value>& dims, const Layout& layout) {
-  std::vector<std::vector<typename A::Value>> bounds = {
-      to_physical_order(dims, layout.minor_to_major)};
+  std::vector<std::vector<typename A::Value>> bounds;
+  bounds.reserve(layout.tiles.size() + 1);
+  bounds.push_back(to_physical_order(dims, layout.minor_to_major));
   for (const Tile& t : layout.tiles) bounds.push_back(tile_bounds(a, tile_sizes(a, t), bounds.back()));
   return bounds;
 }
 
+// What linear_index_with_tile needs of a layout on given dims, none of which
+// depends on the element: every level as it meets the previous level's
+// bounds, and the final shape. The reference pack computes it once and
+// indexes every element with it.
+template <class A>
+struct LayoutLevels {
+  std::vector<int64_t> minor_to_major;
+  std::vector<TileLevel<A>> levels;
+  std::vector<typename A::Value> final_bounds;
+};
+
+template <class A>
+LayoutLevels<A> layout_levels(A& a, const std::vector<typename A::Value>& dims,
+                              const Layout& layout) {
+  const auto bounds = level_bounds(a, dims, layout);
+  LayoutLevels<A> out{layout.minor_to_major, {}, bounds.back()};
+  out.levels.reserve(layout.tiles.size());
+  for (size_t k = 0; k < layout.tiles.size(); ++k) {
+    out.levels.push_back(tile_level(a, tile_sizes(a, layout.tiles[k]), bounds[k]));
+  }
+  return out;
+}
+
 // linear_index_with_tile, level by level (D1, D2, D5).
+template <class A>
+typename A::Value linear_index_with_tile(A& a, const LayoutLevels<A>& layout,
+                                         const std::vector<typename A::Value>& element) {
+  std::vector<typename A::Value> index = to_physical_order(element, layout.minor_to_major);
+  for (const TileLevel<A>& level : layout.levels) {
+    index = tile_index(a, level, std::move(index));
+  }
+  return linear_index(a, index, layout.final_bounds);
+}
+
 template <class A>
 typename A::Value linear_index_with_tile(A& a, const std::vector<typename A::Value>& dims,
                                          const Layout& layout,
                                          const std::vector<typename A::Value>& element) {
-  const auto bounds = level_bounds(a, dims, layout);
-  std::vector<typename A::Value> index = to_physical_order(element, layout.minor_to_major);
-  for (size_t k = 0; k < layout.tiles.size(); ++k) {
-    index = tile_index(a, tile_sizes(a, layout.tiles[k]), bounds[k], index);
-  }
-  return linear_index(a, index, bounds.back());
+  return linear_index_with_tile(a, layout_levels(a, dims, layout), element);
 }
 
 // The product of the final shape, before L(n) rounding.
