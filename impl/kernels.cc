@@ -486,7 +486,8 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];
   // Inlined (GCC 12 kept it a function otherwise): f32[1000,1000] pack
-  // 45.0-46.2 -> 45.2-47.8 GB/s by CPU time, 5 alternations.
+  // 45.0-46.2 -> 45.2-47.8 GB/s by CPU time, 5 alternations (measured when
+  // that layout still came through here).
   auto pack_chunk = [&](int64_t t, int64_t j) __attribute__((always_inline)) {
     const int64_t nc = std::min(tc, cols - t * tc);
     const int64_t valid = g * nc * nb;
@@ -522,7 +523,8 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   // Streamed: tile by tile, the physical side written front to back.
   // Cached (smaller) arrays: row group by row group, the dense rows read
   // front to back; measured by CPU time on f32[1000,1000]{1,0:T(8,128)},
-  // 44.0-46.2 -> 46.7-48.2 GB/s.
+  // 44.0-46.2 -> 46.7-48.2 GB/s, before that layout (group_rows 1) moved
+  // to CopyRowPieces.
   if (stream) {
     for (int64_t t = 0; t < tiles; ++t) {
       // The ragged tile's chunks fill only [0, valid) of the stage: zero
