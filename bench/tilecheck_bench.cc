@@ -5,7 +5,8 @@
 //
 //   pack/<case>         PackPlan::pack, 1 thread
 //   unpack/<case>       PackPlan::unpack, 1 thread
-//   pack_mt/<case>      PackPlan::pack, all cores
+//   pack_mt/<case>      PackPlan::pack with the automatic thread count (all
+//                       cores; one thread below 8 MiB)
 //   memcpy/<case>       memcpy of the dense array's bytes
 //   spec_pack/<case>    spec::pack on the smaller shape given in the label
 //   onednn_pack/<case>  oneDNN reorder plain -> the equivalent blocked
