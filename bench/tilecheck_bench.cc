@@ -1,6 +1,6 @@
 // tilecheck_bench: the impl's pack/unpack against memcpy (the physical
 // limit), the spec's reference pack, and oneDNN's reorder, on the cases of
-// issue 3. Every benchmark reports bytes_per_second over the dense array's
+// bench/cases.h. Every benchmark reports bytes_per_second over the dense array's
 // bytes, by the wall clock (WallRate), so the ratios compare like with like.
 //
 //   pack/<case>         PackPlan::pack, 1 thread
@@ -28,11 +28,11 @@
 #include "spec/semantics.h"
 #include "spec/syntax.h"
 
+#include "bench/cases.h"
 #ifdef TILECHECK_HAVE_DNNL
-#include <dlfcn.h>
-
 #include <cstdio>
-#include <oneapi/dnnl/dnnl.hpp>
+
+#include "bench/onednn_peer.h"
 #endif
 
 namespace {
@@ -40,35 +40,8 @@ namespace {
 using tilecheck::ShapeWithLayout;
 using tilecheck::parse_shape;
 
-struct Block {
-  int64_t size;
-  int dim;
-};
-struct Case {
-  const char* name;
-  const char* layout;
-  const char* small_layout;  // for the spec
-  std::vector<Block> onednn_blocks;  // outermost first; empty: not expressible
-};
-
-const std::vector<Case>& cases() {
-  static const std::vector<Case> v = {
-      {"f32_8x128", "f32[4096,4096]{1,0:T(8,128)}", "f32[512,512]{1,0:T(8,128)}", {{8, 0}, {128, 1}}},
-      {"bf16_8x128_2x1", "bf16[4096,4096]{1,0:T(8,128)(2,1)}", "bf16[512,512]{1,0:T(8,128)(2,1)}",
-       {{4, 0}, {128, 1}, {2, 0}}},
-      {"s8_8x128_4x1", "s8[4096,4096]{1,0:T(8,128)(4,1)}", "s8[512,512]{1,0:T(8,128)(4,1)}",
-       {{2, 0}, {128, 1}, {4, 0}}},
-      {"s4_8x128_8x1", "s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[512,512]{1,0:T(8,128)(8,1)E(4)}", {}},
-      {"pred_32x128_32x1", "pred[4096,4096]{1,0:T(32,128)(32,1)E(1)}",
-       "pred[512,512]{1,0:T(32,128)(32,1)E(1)}", {}},
-      {"f32_ragged", "f32[1000,1000]{1,0:T(8,128)}", "f32[500,500]{1,0:T(8,128)}", {{8, 0}, {128, 1}}},
-      {"f32_colmajor_8x128", "f32[4096,4096]{0,1:T(8,128)}", "f32[512,512]{0,1:T(8,128)}",
-       {{8, 1}, {128, 0}}},
-      {"bf16_rank4", "bf16[8,64,96,200]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,16,96,200]{3,2,1,0:T(8,128)(2,1)}",
-       {{4, 2}, {128, 3}, {2, 2}}},
-  };
-  return v;
-}
+using tilecheck::bench::Case;
+using tilecheck::bench::cases;
 
 // Buffers aligned to 64 bytes (a cache line), as a tensor runtime would
 // allocate them; the impl streams only into line-aligned destinations.
@@ -200,50 +173,9 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 }
 
 #ifdef TILECHECK_HAVE_DNNL
-// The oneDNN blocked descriptor equivalent to the case's layout: inner blocks
-// as listed, outer dims in the layout's physical order over padded dims.
-struct OneDnn {
-  dnnl::memory::desc plain, blocked;
-};
+using tilecheck::bench::OneDnnFormat;
 
-bool make_onednn(const Case& c, OneDnn& out) {
-  const ShapeWithLayout s = parse_shape(c.layout);
-  dnnl_data_type_t dt;
-  switch (s.type) {
-    case tilecheck::ElementType::kF32: dt = dnnl_f32; break;
-    case tilecheck::ElementType::kBF16: dt = dnnl_bf16; break;
-    case tilecheck::ElementType::kS8: dt = dnnl_s8; break;
-    default: return false;
-  }
-  const int n = static_cast<int>(s.rank());
-  dnnl_memory_desc_t plain;
-  dnnl_dims_t dims;
-  for (int i = 0; i < n; ++i) dims[i] = s.dims[i];
-  if (dnnl_memory_desc_init_by_strides(&plain, n, dims, dt, nullptr) != dnnl_success) return false;
-  dnnl_memory_desc_t md = plain;
-  auto& b = md.format_desc.blocking;
-  std::vector<int64_t> block(n, 1);
-  b.inner_nblks = static_cast<int>(c.onednn_blocks.size());
-  int64_t inner = 1;
-  for (size_t i = 0; i < c.onednn_blocks.size(); ++i) {
-    b.inner_blks[i] = c.onednn_blocks[i].size;
-    b.inner_idxs[i] = c.onednn_blocks[i].dim;
-    block[c.onednn_blocks[i].dim] *= c.onednn_blocks[i].size;
-    inner *= c.onednn_blocks[i].size;
-  }
-  int64_t stride = inner;
-  for (int j = n - 1; j >= 0; --j) {  // physical order, minor first
-    const int l = static_cast<int>(s.layout.minor_to_major[n - 1 - j]);
-    md.padded_dims[l] = (s.dims[l] + block[l] - 1) / block[l] * block[l];
-    b.strides[l] = stride;
-    stride *= md.padded_dims[l] / block[l];
-  }
-  out.plain = dnnl::memory::desc(plain);
-  out.blocked = dnnl::memory::desc(md);
-  return true;
-}
-
-void bench_onednn(benchmark::State& state, const Case& c, const OneDnn& d) {
+void bench_onednn(benchmark::State& state, const Case& c, const OneDnnFormat& d) {
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
   const int64_t n = tilecheck::spec::dense_byte_size(parse_shape(c.layout));
@@ -259,19 +191,15 @@ void bench_onednn(benchmark::State& state, const Case& c, const OneDnn& d) {
   rate.report(state, n);
 }
 
-// oneDNN's output must equal PackPlan's, or the comparison means nothing.
-bool onednn_matches(const Case& c, const OneDnn& d) {
+// oneDNN's output must equal PackPlan's, or the comparison means nothing
+// (onednn_crosscheck_test checks the same in the test suite).
+bool onednn_matches(const Case& c, const OneDnnFormat& d) {
   const tilecheck::impl::PackPlan plan(parse_shape(c.layout));
   if (static_cast<int64_t>(d.blocked.get_size()) != plan.index().byte_size()) return false;
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  dnnl::stream stream(engine);
   auto dense = random_bytes(plan.index().dense_byte_size());
   Buffer ours(plan.index().byte_size()), theirs(plan.index().byte_size());
   plan.pack(dense, ours, {1});
-  dnnl::memory src(d.plain, engine, dense.data());
-  dnnl::memory dst(d.blocked, engine, theirs.data());
-  dnnl::reorder(src, dst).execute(stream, src, dst);
-  stream.wait();
+  tilecheck::bench::onednn_reorder(d, dense, theirs);
   return ours == theirs;
 }
 #endif
@@ -297,11 +225,10 @@ void register_all() {
     benchmark::RegisterBenchmark(bench_name("spec_pack", n).c_str(), [&c](benchmark::State& s) { bench_spec_pack(s, c); })
         ->Unit(benchmark::kMillisecond);
 #ifdef TILECHECK_HAVE_DNNL
-    OneDnn d;
-    if (!c.onednn_blocks.empty() && make_onednn(c, d)) {
-      if (onednn_matches(c, d)) {
+    if (const auto d = tilecheck::bench::onednn_format(parse_shape(c.layout), c.onednn_blocks)) {
+      if (onednn_matches(c, *d)) {
         benchmark::RegisterBenchmark(bench_name("onednn_pack", n).c_str(),
-                                     [&c, d](benchmark::State& s) { bench_onednn(s, c, d); })
+                                     [&c, d = *d](benchmark::State& s) { bench_onednn(s, c, d); })
         ->Unit(benchmark::kMillisecond);
       } else {
         std::fprintf(stderr, "onednn_pack/%s: oneDNN's output differs from PackPlan's; not registered\n",
@@ -318,26 +245,10 @@ void register_all() {
 
 }  // namespace
 
-#ifdef TILECHECK_HAVE_DNNL
-// oneDNN runs on OpenMP (libgomp, loaded with libdnnl); it must use one
-// thread, as pack/ and unpack/ do. Setting OMP_NUM_THREADS in main is too
-// late: libgomp reads it when it is loaded, before main, so the reorder
-// silently used every core. Set the calling thread's limit through OpenMP's
-// own call instead, found at run time so the benchmark need not link libgomp.
-bool limit_onednn_to_one_thread() {
-  using SetFn = void (*)(int);
-  using GetFn = int (*)();
-  auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  auto get = reinterpret_cast<GetFn>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
-  if (set == nullptr || get == nullptr) return false;
-  set(1);
-  return get() == 1;
-}
-#endif
 
 int main(int argc, char** argv) {
 #ifdef TILECHECK_HAVE_DNNL
-  if (!limit_onednn_to_one_thread()) {
+  if (!tilecheck::bench::limit_onednn_to_one_thread()) {
     std::fprintf(stderr, "error: cannot limit oneDNN's OpenMP runtime to one thread\n");
     return 2;
   }

@@ -1,32 +1,52 @@
 # Debian packages tilecheck needs, installed only when missing.
-# Sourced by scripts/run and scripts/test; call tilecheck_install_deps.
-# To add a package: one line in the list below, with why it is there.
+# Sourced by the scripts; call `tilecheck_install_deps main` (what the main
+# job, scripts/run, uses) or `tilecheck_install_deps all` (everything: the
+# tests, the benchmarks and the fuzzers as well).
+# To add a package: one line in the list it belongs to, with why it is there.
+# A package only the tests, benchmarks or fuzzers use goes in the second list:
+# the build detects it and disables what needs it when it is missing.
 
+# Needed to build and run `tilecheck gate` (scripts/run).
+tilecheck_main_packages=(
+  cmake               # the build system (3.25 as Debian bookworm has it)
+  ninja-build         # the generator the scripts use
+  g++                 # the C++20 compiler
+  libhwy-dev          # Highway: portable SIMD with runtime dispatch in impl/
+  librapidcheck-dev   # RapidCheck: the generated properties, which the gate runs too
+  libcli11-dev        # CLI11: the tilecheck command's argument parsing
+  nlohmann-json3-dev  # nlohmann-json: tilecheck --json output
+  libz3-dev           # Z3 C++ API: the proofs in proofs/, which the gate runs too
+)
+
+# Needed only by the tests (scripts/test), the benchmarks and the fuzzers.
+tilecheck_test_packages=(
+  libgtest-dev        # GoogleTest: the unit tests under ctest
+  clang               # second compiler; the libFuzzer targets build with it
+  libclang-rt-14-dev  # libFuzzer, FuzzedDataProvider.h and the sanitizer runtimes for clang
+  libbenchmark-dev    # Google Benchmark: bench/
+  libdnnl-dev         # oneDNN: a peer reorder for bench/ and the oneDNN cross-check test
+  ocl-icd-opencl-dev  # OpenCL: oneDNN's CMake package requires it (only a Recommends of libdnnl-dev)
+  z3                  # the z3 solver binary: a test replays the SMT-LIB dumps of proofs
+  librsvg2-bin        # rsvg-convert: a test renders the SVG figures
+  python3             # scripts/bench's report
+  pkgconf             # pkg-config: the package tests build against tilecheck.pc
+  zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
+  unzip               # scripts/oss-fuzz-local checks the seed corpus zips
+)
+
+# tilecheck_install_deps [main|all]: installs what is missing (default: all).
+# Prints one line naming what it installs; nothing when everything is there.
 tilecheck_install_deps() {
-  local packages=(
-    cmake               # the build system (3.25 as Debian bookworm has it)
-    ninja-build         # the generator scripts/run and scripts/test use
-    g++                 # the default C++20 compiler
-    clang               # second compiler; libFuzzer targets build with it
-    libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
-    libgtest-dev        # GoogleTest: the unit tests under ctest
-    libbenchmark-dev    # Google Benchmark: bench/
-    librapidcheck-dev   # RapidCheck: the generated properties in properties/
-    libhwy-dev          # Highway: portable SIMD with runtime dispatch in impl/
-    libdnnl-dev         # oneDNN: a peer reorder implementation for bench/ and cross-checks
-    libcli11-dev        # CLI11: the tilecheck command's argument parsing
-    nlohmann-json3-dev  # nlohmann-json: tilecheck --json output
-    libz3-dev           # Z3 C++ API: the proofs in proofs/
-    z3                  # the z3 solver binary, to replay SMT-LIB dumps of proofs
-    librsvg2-bin        # rsvg-convert: renders SVG figures to PNG
-    python3             # small helper scripts
-    pkgconf             # pkg-config: the package_consumer test builds against tilecheck.pc
-    zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
-    unzip               # scripts/oss-fuzz-local checks the seed corpus zips
-  )
+  local which=${1:-all} packages=()
+  case $which in
+    main) packages=("${tilecheck_main_packages[@]}") ;;
+    all) packages=("${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}") ;;
+    *) echo "tilecheck_install_deps: expected 'main' or 'all', got '$which'" >&2; return 2 ;;
+  esac
   local missing=() package
   for package in "${packages[@]}"; do
-    # dpkg-query says "install ok installed" only for a fully installed package.
+    # dpkg-query says "install ok installed" only for a fully installed package,
+    # so a package an interrupted install left half-configured is installed again.
     if [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]]; then
       missing+=("$package")
     fi
@@ -37,7 +57,10 @@ tilecheck_install_deps() {
   echo "deps: installing ${missing[*]}" >&2
   local sudo=()
   if ((EUID != 0)); then sudo=(sudo); fi
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  local apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+  if ! "${apt[@]}" update -qq || ! "${apt[@]}" install -y -qq --no-install-recommends \
+      "${missing[@]}" >/dev/null; then
+    echo "deps: could not install ${missing[*]}; run as root: apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
+    return 1
+  fi
 }

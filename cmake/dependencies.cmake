@@ -1,0 +1,105 @@
+# Every external dependency, found once here (imported targets are global, so
+# every folder sees them). Two kinds, as scripts/deps.sh lists them:
+#
+#   required  what `tilecheck gate` (the main job) needs to build; missing, the
+#             configure stops with the Debian package and the command that
+#             installs it;
+#   optional  what only the tests, the benchmarks and the fuzzers use; missing,
+#             one line says what is missing, what is disabled and the package
+#             that enables it, and the configure goes on.
+#
+# Nothing is cached on failure, so installing the package and configuring
+# again picks it up.
+set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL ON)
+
+# tilecheck_missing_required(<what> <debian packages...>)
+function(tilecheck_missing_required what)
+  list(JOIN ARGN " " packages)
+  message(FATAL_ERROR "tilecheck: ${what} not found; it is required. Install it with "
+                      "'apt-get install --no-install-recommends ${packages}' "
+                      "(scripts/deps.sh does, as scripts/run and scripts/test call it)")
+endfunction()
+
+# tilecheck_missing_optional(<what> <why> <disabled> <debian packages...>)
+function(tilecheck_missing_optional what why disabled)
+  list(JOIN ARGN " " packages)
+  message(STATUS "tilecheck: optional ${what} ${why}: ${disabled} disabled "
+                 "(apt-get install ${packages} enables it)")
+endfunction()
+
+# --- required -------------------------------------------------------------
+find_package(Threads)
+if(NOT Threads_FOUND)
+  tilecheck_missing_required("a threads library" libc6-dev)
+endif()
+find_package(hwy CONFIG QUIET)  # Highway: the impl's SIMD kernels
+if(NOT hwy_FOUND)
+  tilecheck_missing_required("Highway (hwy)" libhwy-dev)
+endif()
+find_package(rapidcheck CONFIG QUIET)  # the generated properties; the gate runs them
+if(NOT rapidcheck_FOUND)
+  tilecheck_missing_required("RapidCheck" librapidcheck-dev)
+endif()
+find_package(CLI11 CONFIG QUIET)  # the command line
+if(NOT CLI11_FOUND)
+  tilecheck_missing_required("CLI11" libcli11-dev)
+endif()
+find_package(nlohmann_json 3 QUIET)  # --json
+if(NOT nlohmann_json_FOUND)
+  tilecheck_missing_required("nlohmann-json 3" nlohmann-json3-dev)
+endif()
+find_path(Z3_INCLUDE_DIR z3++.h)  # the proofs; the gate runs them
+find_library(Z3_LIBRARY z3)
+if(NOT Z3_INCLUDE_DIR OR NOT Z3_LIBRARY)
+  tilecheck_missing_required("Z3 (z3++.h, libz3)" libz3-dev)
+endif()
+
+# --- required by the tests, when they are built ---------------------------
+if(TILECHECK_BUILD_TESTS)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND)
+    message(FATAL_ERROR "tilecheck: GoogleTest not found; the tests need it. Install it with "
+                        "'apt-get install --no-install-recommends libgtest-dev' (scripts/test does), "
+                        "or configure with -DTILECHECK_BUILD_TESTS=OFF")
+  endif()
+  find_program(RSVG_CONVERT rsvg-convert)  # cli_test renders the SVG figures
+  if(NOT RSVG_CONVERT)
+    message(FATAL_ERROR "tilecheck: rsvg-convert not found; the tests need it. Install it with "
+                        "'apt-get install --no-install-recommends librsvg2-bin' (scripts/test does), "
+                        "or configure with -DTILECHECK_BUILD_TESTS=OFF")
+  endif()
+endif()
+
+# --- optional -------------------------------------------------------------
+find_package(benchmark QUIET)
+set(TILECHECK_HAVE_BENCHMARK ${benchmark_FOUND})
+if(NOT benchmark_FOUND)
+  tilecheck_missing_optional("Google Benchmark" "not found" "bench/ (tilecheck_bench)" libbenchmark-dev)
+endif()
+
+# oneDNN's own CMake package requires OpenCL (a hard error however quietly
+# it is asked for), and Debian's libdnnl-dev only recommends the OpenCL
+# package: look for OpenCL first, and ask for oneDNN only when it is there.
+find_package(OpenCL QUIET)
+if(OpenCL_FOUND)
+  find_package(dnnl CONFIG QUIET)
+endif()
+if(OpenCL_FOUND AND dnnl_FOUND)
+  set(TILECHECK_HAVE_DNNL ON)
+else()
+  set(TILECHECK_HAVE_DNNL OFF)
+  if(NOT OpenCL_FOUND)
+    set(why "unusable (its CMake package needs OpenCL, which is missing)")
+  else()
+    set(why "not found")
+  endif()
+  tilecheck_missing_optional("oneDNN" "${why}" "the oneDNN cross-check test and bench peer"
+                             libdnnl-dev ocl-icd-opencl-dev)
+endif()
+
+if(TILECHECK_BUILD_TESTS)
+  find_program(TILECHECK_CLANGXX clang++)
+  if(NOT TILECHECK_CLANGXX)
+    tilecheck_missing_optional("clang++" "not found" "the libFuzzer smoke test (fuzz_smoke)" clang libclang-rt-14-dev)
+  endif()
+endif()
