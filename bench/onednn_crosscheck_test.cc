@@ -13,8 +13,8 @@
 
 #include "bench/cases.h"
 #include "bench/onednn_peer.h"
-#include "impl/plan.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace {
 

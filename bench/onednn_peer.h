@@ -12,7 +12,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "bench/cases.h"
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::bench {
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace {
 

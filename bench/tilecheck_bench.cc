@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 #include "bench/cases.h"
 #ifdef TILECHECK_HAVE_DNNL

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
-#include "spec/catalog.h"
-#include "spec/model.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
-#include "tilecheck/tilecheck.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/model.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
+#include <tilecheck/tilecheck.h>
 
 // The handle: immutable after parsing, so shared use from many threads is safe
 // (the impl's plans are thread-safe; the spec is pure functions).

@@ -10,7 +10,7 @@
 #include <new>
 #include <vector>
 
-#include "tilecheck/tilecheck.h"
+#include <tilecheck/tilecheck.h>
 
 namespace {
 

@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "spec/catalog.h"
-#include "spec/model.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
-#include "tilecheck/tilecheck.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/model.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
+#include <tilecheck/tilecheck.h>
 
 namespace tilecheck {
 namespace {

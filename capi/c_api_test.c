@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tilecheck/tilecheck.h"
+#include <tilecheck/tilecheck.h>
 
 static int failures = 0;
 

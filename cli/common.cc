@@ -8,8 +8,8 @@
 #include <exception>
 #include <iostream>
 
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 
@@ -100,6 +100,10 @@ int run_main(int argc, char** argv, const std::function<void(CLI::App&)>& regist
       "Exit codes: 0 ok, 1 a check failed, 2 bad input or usage.",
       "tilecheck"};
   app.require_subcommand(1);
+  // The package version, the same as the CMake package's, the pkg-config
+  // file's and the C API's tilecheck_version() (ctest: version_agrees).
+  app.set_version_flag("--version", std::string("tilecheck ") + TILECHECK_VERSION_STRING,
+                       "Print the version and exit");
   register_commands(app);
   // CLI11 would call an unknown command word "a subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
@@ -117,6 +121,8 @@ int run_main(int argc, char** argv, const std::function<void(CLI::App&)>& regist
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n"

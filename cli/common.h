@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace CLI {
 class App;

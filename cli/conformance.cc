@@ -15,9 +15,9 @@
 #include "cli/gate_checks.h"
 #include "properties/layout_recipe.h"
 #include "properties/property_support.h"
-#include "spec/catalog.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 namespace {

@@ -4,7 +4,7 @@
 // The library exports the functions of tilecheck/conformance_plugin.h; it runs in
 // a child process (cli/conformance_worker.h). Every exported function is
 // checked on each layout, in this order:
-//   1. the catalogue (spec/catalog.h: the document's and the TPU layouts),
+//   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
 //   2. --cases layouts from the properties' generator (properties/
 //      layout_recipe.h, make_layout with the exhaustive budget), drawn from a
 //      stream seeded by --seed, so a run is deterministic;

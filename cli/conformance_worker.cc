@@ -14,9 +14,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "tilecheck/conformance_plugin.h"
+#include <tilecheck/conformance_plugin.h>
 #include "properties/property_support.h"
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::cli {
 namespace {

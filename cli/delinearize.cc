@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::cli {
 

@@ -24,8 +24,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 namespace {

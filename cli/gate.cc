@@ -11,9 +11,9 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/conformance.h"
-#include "spec/catalog.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 

@@ -1,5 +1,5 @@
 // The gate: named checks run over a list of layouts (by default the shared
-// catalogue, spec/catalog.h), with a table and a pass/fail exit code.
+// catalogue, tilecheck/spec/catalog.h), with a table and a pass/fail exit code.
 //
 // Two kinds of checks:
 //   a layout check   run(shape, options) -> CheckResult, once per layout;
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace CLI {
 class App;

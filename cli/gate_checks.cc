@@ -4,8 +4,8 @@
 #include <random>
 
 #include "cli/common.h"
-#include "spec/reshape_formulation.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/reshape_formulation.h>
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::cli {
 namespace {

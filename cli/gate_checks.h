@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "cli/gate.h"
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::cli {
 

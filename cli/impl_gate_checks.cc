@@ -4,8 +4,8 @@
 
 #include "cli/common.h"
 #include "cli/gate_checks.h"
-#include "impl/plan.h"
-#include "spec/semantics.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::cli {
 namespace {

@@ -15,8 +15,8 @@
 #include "cli/gate.h"
 #include "proofs/obligations.h"
 #include "proofs/prove_command.h"
-#include "spec/catalog.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 

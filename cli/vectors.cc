@@ -23,9 +23,9 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "spec/catalog.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 namespace {
@@ -133,7 +133,7 @@ std::vector<std::vector<int64_t>> chosen_elements(const ShapeWithLayout& shape, 
   return chosen;
 }
 
-// A dense array (spec/semantics.h's contract) of pseudo-random values with
+// A dense array (tilecheck/spec/semantics.h's contract) of pseudo-random values with
 // every bit above the element width zero, so unpack(pack(dense)) == dense.
 std::vector<uint8_t> random_dense_array(const ShapeWithLayout& shape, SplitMix64& rng) {
   const int64_t bits = shape.element_bits(), element_bytes = shape.dense_element_bytes();

@@ -15,21 +15,16 @@ set_target_properties(tilecheck_impl PROPERTIES EXPORT_NAME impl)
 target_compile_features(tilecheck_model PUBLIC cxx_std_20)
 
 set(tilecheck_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tilecheck)
-set(tilecheck_cxx_include_dir ${CMAKE_INSTALL_INCLUDEDIR}/tilecheck)
 
 install(TARGETS tilecheck_model tilecheck_spec tilecheck_impl tilecheck_c
         EXPORT tilecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES include/tilecheck/tilecheck.h include/tilecheck/conformance_plugin.h
-        DESTINATION ${tilecheck_cxx_include_dir})
-# The C++ headers keep their in-tree paths below include/tilecheck
-# ("spec/model.h", "impl/plan.h"), which is what their own #includes expect.
-install(FILES spec/model.h spec/syntax.h spec/arith.h spec/semantics.h spec/catalog.h
-              spec/reshape_formulation.h
-        DESTINATION ${tilecheck_cxx_include_dir}/spec)
-install(FILES impl/plan.h DESTINATION ${tilecheck_cxx_include_dir}/impl)
+# The public headers, C and C++: include/tilecheck/ as it is in the tree, so
+# <tilecheck/...> means the same file in the tree and installed.
+install(DIRECTORY include/tilecheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
 
 install(EXPORT tilecheckTargets NAMESPACE tilecheck:: DESTINATION ${tilecheck_cmake_dir})
 configure_package_config_file(cmake/tilecheckConfig.cmake.in

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "spec/syntax.h"
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::fuzz {
 

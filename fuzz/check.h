@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::fuzz {
 

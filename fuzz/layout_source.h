@@ -35,7 +35,7 @@
 
 #include "properties/fuzzed_choices.h"
 #include "properties/layout_recipe.h"
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {
 

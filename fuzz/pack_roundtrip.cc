@@ -20,9 +20,9 @@
 
 #include "fuzz/check.h"
 #include "fuzz/layout_source.h"
-#include "impl/plan.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::fuzz {
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "fuzz/check.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::fuzz {
 namespace {

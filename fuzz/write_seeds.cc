@@ -1,6 +1,6 @@
 // fuzz_write_seeds: the generated part of the seed corpora.
 //
-// Every entry of the shared catalogue (spec/catalog.h: the document's
+// Every entry of the shared catalogue (tilecheck/spec/catalog.h: the document's
 // examples, XLA's published values, the TPU formats) becomes a seed of every
 // target, written in that target's input format (fuzz/layout_source.h), as
 // fuzz/corpus/<target>/catalog_<name>; relayout_differential gets the pairs
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "fuzz/layout_source.h"
-#include "spec/catalog.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace {
 

@@ -6,7 +6,7 @@
 //    of its input to (prefix, floor(g/t)..., g mod t...) where each group's
 //    g = mixed-radix value of its members, bound B = product of their bounds.
 //
-// 2. The index program (impl/plan.h IndexProgram) for linear_index.
+// 2. The index program (tilecheck/impl/plan.h IndexProgram) for linear_index.
 //
 // 3. A loop nest for pack/unpack: every final coordinate f_j ("digit") moves
 //    the dense offset by a constant src_stride and the physical position by
@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "impl/fast_div.h"
-#include "impl/plan.h"
-#include "spec/model.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::impl::detail {
 

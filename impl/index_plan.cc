@@ -6,7 +6,7 @@
 #include <string>
 
 #include "impl/compiled_layout.h"
-#include "impl/plan.h"
+#include <tilecheck/impl/plan.h>
 
 namespace tilecheck::impl {
 

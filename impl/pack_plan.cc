@@ -20,7 +20,7 @@
 
 #include "impl/compiled_layout.h"
 #include "impl/kernels.h"
-#include "impl/plan.h"
+#include <tilecheck/impl/plan.h>
 
 namespace tilecheck::impl {
 

@@ -3,7 +3,7 @@
 // (what is proved) and checked int64 (what a counterexample is replayed on).
 //
 // The spec's mapping (spec_mapping()) is made of the templates of
-// spec/semantics.h themselves: tile_bounds, tile_index, untile_index,
+// tilecheck/spec/semantics.h themselves: tile_bounds, tile_index, untile_index,
 // linear_index and row_major_coordinates. The whole-layout functions below
 // (mapped_level_bounds, mapped_linear_index, mapped_delinearize,
 // mapped_padded_count) compose the pieces exactly as the spec's
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "proofs/z3_domain.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::proofs {
 
@@ -46,7 +46,7 @@ struct Mapping {
   MappingOps<spec::Int64Domain> concrete;
 };
 
-// The pieces of spec/semantics.h. A wrong mapping for a test derives from
+// The pieces of tilecheck/spec/semantics.h. A wrong mapping for a test derives from
 // this and hides one member template.
 struct SpecPieces {
   template <class A>

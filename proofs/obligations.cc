@@ -10,8 +10,8 @@
 #include <memory>
 #include <sstream>
 
-#include "impl/plan.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::proofs {
 

@@ -110,10 +110,10 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
+#include <tilecheck/impl/plan.h>
 #include "proofs/mapping.h"
 #include "proofs/overflow.h"
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::proofs {
 

@@ -13,7 +13,7 @@
 //     (the positions the oracle hands it; the L(n) tail never reaches it),
 //   - every add/mul of spec::byte_size_of_count on the padded count,
 //   - for concrete dims, every add/mul of the impl's IndexPlan::program()
-//     (impl/plan.h, evaluated step by step as P4 does) for every in-bounds
+//     (tilecheck/impl/plan.h, evaluated step by step as P4 does) for every in-bounds
 //     element,
 // lies in [-2^63, 2^63), and every dividend of a floor division is >= 0
 // (the spec's div_mod and the impl's FastDiv assume it).
@@ -86,11 +86,11 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
+#include <tilecheck/impl/plan.h>
 #include "proofs/z3_domain.h"
-#include "spec/arith.h"
-#include "spec/semantics.h"
-#include "spec/model.h"
+#include <tilecheck/spec/arith.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::proofs {
 

@@ -12,8 +12,8 @@
 
 #include "proofs/obligations.h"
 #include "proofs/prove_command.h"
-#include "spec/catalog.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::proofs {
 namespace {

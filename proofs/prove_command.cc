@@ -8,8 +8,8 @@
 #include <ostream>
 
 #include "proofs/obligations.h"
-#include "spec/catalog.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::proofs {
 

@@ -1,5 +1,5 @@
-// The spec's integer domain (spec/arith.h) over Z3 terms: the very templates
-// of spec/semantics.h, instantiated on this domain, produce the Z3 terms the
+// The spec's integer domain (tilecheck/spec/arith.h) over Z3 terms: the very templates
+// of tilecheck/spec/semantics.h, instantiated on this domain, produce the Z3 terms the
 // proofs reason about, so the code that is proved is the code that runs as
 // the int64 oracle.
 //
@@ -38,7 +38,7 @@
 #include <utility>
 #include <vector>
 
-#include "spec/arith.h"
+#include <tilecheck/spec/arith.h>
 
 namespace tilecheck::proofs {
 

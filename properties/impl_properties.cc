@@ -10,11 +10,11 @@
 
 #include <vector>
 
-#include "impl/plan.h"
+#include <tilecheck/impl/plan.h>
 #include "properties/property_support.h"
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::props {
 namespace {

@@ -37,9 +37,9 @@
 #include <string>
 #include <vector>
 
-#include "spec/model.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/model.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::props {
 

@@ -6,7 +6,7 @@
 // A property body is a RapidCheck testable: a void() function that draws its
 // inputs with `*gen` and checks with RC_ASSERT.
 //
-// The impl suite calls impl/plan.h but this library does not link the impl:
+// The impl suite calls tilecheck/impl/plan.h but this library does not link the impl:
 // each executable links the impl it checks (tilecheck_impl, or a mutant).
 #pragma once
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "properties/layout_recipe.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::props {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "properties/layout_recipe.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::props {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "properties/layout_recipe.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::props {
 namespace {

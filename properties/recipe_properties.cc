@@ -6,7 +6,7 @@
 
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::props {
 namespace {

@@ -11,9 +11,9 @@
 #include "properties/property_support.h"
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
-#include "spec/reshape_formulation.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/reshape_formulation.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::props {
 namespace {

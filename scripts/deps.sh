@@ -26,25 +26,31 @@ tilecheck_test_packages=(
   libbenchmark-dev    # Google Benchmark: bench/
   libdnnl-dev         # oneDNN: a peer reorder for bench/ and the oneDNN cross-check test
   ocl-icd-opencl-dev  # OpenCL: oneDNN's CMake package requires it (only a Recommends of libdnnl-dev)
-  z3                  # the z3 solver binary: a test replays the SMT-LIB dumps of proofs
+  z3                  # the z3 command: a test re-checks the SMT-LIB files of `prove --smt2`
   librsvg2-bin        # rsvg-convert: a test renders the SVG figures
   python3             # scripts/bench's report
   pkgconf             # pkg-config: the package tests build against tilecheck.pc
   zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
   unzip               # scripts/oss-fuzz-local checks the seed corpus zips
+  jq                  # scripts/ci-example.sh (run by a test) reads the gate's JSON verdict
 )
 
-# tilecheck_install_deps [main|all]: installs what is missing (default: all).
-# Prints one line naming what it installs; nothing when everything is there.
+# tilecheck_install_deps [main|all]: installs what is missing of the main
+# list, or of both lists (the default).
 tilecheck_install_deps() {
-  local which=${1:-all} packages=()
-  case $which in
-    main) packages=("${tilecheck_main_packages[@]}") ;;
-    all) packages=("${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}") ;;
-    *) echo "tilecheck_install_deps: expected 'main' or 'all', got '$which'" >&2; return 2 ;;
+  case ${1:-all} in
+    main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
+    all) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" ;;
+    *) echo "tilecheck_install_deps: expected 'main' or 'all', got '$1'" >&2; return 2 ;;
   esac
+}
+
+# tilecheck_install_packages PACKAGE...: installs the Debian packages that are
+# missing (apt-get, as root or through sudo). Prints one line naming what it
+# installs; nothing when everything is there.
+tilecheck_install_packages() {
   local missing=() package
-  for package in "${packages[@]}"; do
+  for package in "$@"; do
     # dpkg-query says "install ok installed" only for a fully installed package,
     # so a package an interrupted install left half-configured is installed again.
     if [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]]; then
@@ -60,7 +66,7 @@ tilecheck_install_deps() {
   local apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
   if ! "${apt[@]}" update -qq || ! "${apt[@]}" install -y -qq --no-install-recommends \
       "${missing[@]}" >/dev/null; then
-    echo "deps: could not install ${missing[*]}; run as root: apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
+    echo "deps: could not install ${missing[*]}; as root: apt-get update && apt-get install --no-install-recommends ${missing[*]}" >&2
     return 1
   fi
 }

@@ -1,4 +1,4 @@
-#include "spec/catalog.h"
+#include <tilecheck/spec/catalog.h>
 
 namespace tilecheck {
 

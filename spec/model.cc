@@ -1,4 +1,4 @@
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
-#include "spec/reshape_formulation.h"
+#include <tilecheck/spec/reshape_formulation.h>
 
-#include "spec/arith.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/arith.h>
+#include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::spec {
 namespace {

@@ -1,8 +1,8 @@
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 #include <string>
 
-#include "spec/syntax.h"
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::spec {
 

@@ -1,4 +1,4 @@
-#include "spec/syntax.h"
+#include <tilecheck/spec/syntax.h>
 
 #include <cctype>
 #include <limits>

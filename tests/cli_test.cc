@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/catalog.h"
+#include <tilecheck/spec/catalog.h>
 #include "tests/run_tilecheck.h"
 
 namespace {

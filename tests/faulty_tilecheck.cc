@@ -7,7 +7,7 @@
 #include "cli/common.h"
 #include "cli/gate.h"
 #include "cli/gate_checks.h"
-#include "spec/semantics.h"
+#include <tilecheck/spec/semantics.h>
 
 namespace {
 

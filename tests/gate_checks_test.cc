@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cli/gate_checks.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
 namespace {

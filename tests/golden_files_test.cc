@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "impl/plan.h"
-#include "spec/catalog.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/syntax.h>
 #include "tests/run_tilecheck.h"
 
 namespace {

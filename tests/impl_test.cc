@@ -13,10 +13,10 @@
 
 #include "hwy/targets.h"
 #include "impl/fast_div.h"
-#include "impl/plan.h"
-#include "spec/catalog.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::impl {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "spec/reshape_formulation.h"
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/reshape_formulation.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::spec {
 namespace {

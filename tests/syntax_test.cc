@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "spec/semantics.h"
-#include "spec/syntax.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck {
 namespace {
@@ -116,7 +116,7 @@ TEST(Validation, StructureErrorsWithoutText) {
 }  // namespace
 }  // namespace tilecheck
 
-#include "spec/catalog.h"
+#include <tilecheck/spec/catalog.h>
 
 namespace tilecheck {
 namespace {

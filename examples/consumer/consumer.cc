@@ -5,8 +5,8 @@
 #include <iostream>
 #include <vector>
 
-#include "impl/plan.h"
-#include "spec/syntax.h"
+#include <tilecheck/impl/plan.h>
+#include <tilecheck/spec/syntax.h>
 
 int main() {
   try {

@@ -30,8 +30,8 @@
 #include <thread>
 #include <vector>
 
-#include "tilecheck/conformance_plugin.h"
-#include "spec/syntax.h"
+#include <tilecheck/conformance_plugin.h>
+#include <tilecheck/spec/syntax.h>
 
 #define TILECHECK_EXPORT extern "C" __attribute__((visibility("default")))
 

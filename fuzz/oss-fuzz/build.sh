@@ -26,10 +26,10 @@ mkdir -p "$objects"
 
 library=()
 if [ -d "$SRC/highway/hwy" ]; then
-  includes=(-I"$project" -I"$SRC/highway")
+  includes=(-I"$project" -I"$project/include" -I"$SRC/highway")
   link=()
 else
-  includes=(-I"$project" $(pkg-config --cflags libhwy))
+  includes=(-I"$project" -I"$project/include" $(pkg-config --cflags libhwy))
   link=($(pkg-config --libs libhwy))
 fi
 

@@ -2,7 +2,7 @@
  * plans) of XLA-style tiled layouts, behind a stable C interface for any
  * language's FFI.
  *
- * What it computes (DESIGN.md D1-D8, spec/semantics.h): for a shape with
+ * What it computes (DESIGN.md D1-D8, tilecheck/spec/semantics.h): for a shape with
  * layout such as "f32[3,5]{1,0:T(2,2)}",
  *   linear index   the position of a logical element in the physical order,
  *                  row-major over the final tiled shape (Figure 1: element
@@ -90,8 +90,8 @@ typedef enum tilecheck_status {
 } tilecheck_status;
 
 typedef enum tilecheck_engine {
-  TILECHECK_SPEC = 0, /* the reference semantics (spec/semantics.h) */
-  TILECHECK_IMPL = 1  /* the compiled plans (impl/plan.h) */
+  TILECHECK_SPEC = 0, /* the reference semantics (tilecheck/spec/semantics.h) */
+  TILECHECK_IMPL = 1  /* the compiled plans (tilecheck/impl/plan.h) */
 } tilecheck_engine;
 
 #define TILECHECK_ERROR_MESSAGE_SIZE 512
@@ -183,7 +183,7 @@ TILECHECK_C_API tilecheck_status tilecheck_relayout(const tilecheck_layout *from
                                                     const void *src, size_t src_bytes, void *dst,
                                                     size_t dst_bytes, tilecheck_error *error);
 
-/* The built-in catalogue (spec/catalog.h): tilecheck_catalog_size() entries;
+/* The built-in catalogue (tilecheck/spec/catalog.h): tilecheck_catalog_size() entries;
    entry i's name and canonical layout text, static NUL-terminated strings,
    or NULL when i is out of range. The catalogue is built on first use: out
    of memory then makes the size 0 and the strings NULL. */

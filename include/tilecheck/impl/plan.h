@@ -6,8 +6,8 @@
 // TransposePlan). This header is the contract that the properties, fuzzers,
 // proofs (P4), the CLI and the C API program against.
 //
-// The impl depends on spec/model.h and spec/syntax.h only, never on the
-// spec's algorithms (spec/semantics.h, spec/arith.h): the cross-checks are
+// The impl depends on tilecheck/spec/model.h and tilecheck/spec/syntax.h only, never on the
+// spec's algorithms (tilecheck/spec/semantics.h, tilecheck/spec/arith.h): the cross-checks are
 // worth something only because the two were written differently.
 #pragma once
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::impl {
 

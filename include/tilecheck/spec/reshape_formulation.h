@@ -10,7 +10,7 @@
 // dims of a row-major array is a bitcast. A tile longer than the shape (D3) is
 // a reshape that adds leading dims of size 1.
 //
-// It is written independently of spec/semantics.h: every reshape moves an
+// It is written independently of tilecheck/spec/semantics.h: every reshape moves an
 // index through the row-major position it names (linearize, then
 // delinearize into the new bounds) instead of using floor/mod per dim, so the
 // two formulations agree only if the document's formula is right.
@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::spec {
 

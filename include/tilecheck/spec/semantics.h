@@ -28,7 +28,7 @@
 //      count is the product of the final shape, rounded up to a multiple of
 //      L(n) if given.
 //
-// The templates below are generic over an integer domain (spec/arith.h): the
+// The templates below are generic over an integer domain (tilecheck/spec/arith.h): the
 // oracle runs them on checked int64, the proofs on Z3 terms. The functions
 // after them are the int64 oracle.
 #pragma once
@@ -41,8 +41,8 @@
 #include <utility>
 #include <vector>
 
-#include "spec/arith.h"
-#include "spec/model.h"
+#include <tilecheck/spec/arith.h>
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::spec {
 

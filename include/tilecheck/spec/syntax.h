@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck {
 

@@ -1,6 +1,6 @@
 // The integer domain the spec's arithmetic is written over.
 //
-// The semantics in spec/semantics.h are templates over a domain `A`, so that
+// The semantics in tilecheck/spec/semantics.h are templates over a domain `A`, so that
 // the very same code runs on checked int64 (the oracle) and on Z3 terms (the
 // proofs), as Alive2 does with its smt::expr. A domain provides:
 //
@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string>
 
-#include "spec/model.h"
+#include <tilecheck/spec/model.h>
 
 namespace tilecheck::spec {
 
