@@ -67,7 +67,7 @@ void add_equiv_command(CLI::App& app) {
 void add_proof_gate_checks(GateRegistry& registry) {
   registry.add_suite_check(
       "proofs",
-      "Z3: P1-P3 and P5 for every catalogue layout with every dim symbolic, P5 with its dims",
+      "Z3: P1-P3 and P5 for every catalogue layout with every dim symbolic, P5 with its dims; the impl's FastDiv",
       [](const GateOptions&) {
         proofs::Prover prover({10000, ""});
         int64_t proved = 0;
@@ -94,6 +94,11 @@ void add_proof_gate_checks(GateRegistry& registry) {
         }
         for (const proofs::Outcome& o : prover.shared_lemmas()) {
           tally("lemma", o);
+          if (!refuted.empty()) return CheckResult::failed(refuted, proved);
+        }
+        // The impl's division by constants (proofs/fast_div.cc).
+        for (const proofs::Outcome& o : prover.prove_fast_div()) {
+          tally("impl", o);
           if (!refuted.empty()) return CheckResult::failed(refuted, proved);
         }
         return CheckResult::passed(

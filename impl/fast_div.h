@@ -18,16 +18,23 @@ namespace tilecheck::impl {
 class FastDiv {
  public:
   FastDiv() : FastDiv(1) {}
-  explicit FastDiv(int64_t divisor) : divisor_(divisor) {
-    int l = 0;
-    while ((int64_t{1} << l) < divisor && l < 62) ++l;
-    if ((int64_t{1} << l) < divisor) l = 63;  // divisor > 2^62
-    shift_ = 63 + l;
+  explicit FastDiv(int64_t divisor) : divisor_(divisor), shift_(shift_for(divisor)) {
     const unsigned __int128 numerator = static_cast<unsigned __int128>(1) << shift_;
     const unsigned __int128 d = static_cast<uint64_t>(divisor);
     magic_ = static_cast<uint64_t>((numerator + d - 1) / d);
   }
+  // The shift 63 + l, l = ceil(log2 divisor), for a divisor >= 1.
+  // proofs/fast_div_proof.h proves the bound above for every shift this
+  // returns, over the whole range of divisors it returns it for.
+  static int shift_for(int64_t divisor) {
+    int l = 0;
+    while ((int64_t{1} << l) < divisor && l < 62) ++l;
+    if ((int64_t{1} << l) < divisor) l = 63;  // divisor > 2^62
+    return 63 + l;
+  }
   int64_t divisor() const { return divisor_; }
+  uint64_t magic() const { return magic_; }
+  int shift() const { return shift_; }
   // Precondition: n >= 0.
   int64_t quotient(int64_t n) const {
     return static_cast<int64_t>((static_cast<unsigned __int128>(static_cast<uint64_t>(n)) * magic_) >>
@@ -38,8 +45,8 @@ class FastDiv {
 
  private:
   int64_t divisor_;
-  uint64_t magic_ = 0;
   int shift_ = 63;
+  uint64_t magic_ = 0;
 };
 
 }  // namespace tilecheck::impl

@@ -216,14 +216,6 @@ std::string tuple(const std::vector<int64_t>& v) { return "(" + join(v) + ")"; }
 }  // namespace
 
 // A query: `violation` satisfiable means the fact fails.
-struct Prover::Query {
-  std::string name;
-  z3::expr violation;
-  // Ask Z3's plain SMT core (tactic "smt") instead of its default solver,
-  // whose preamble for nonlinear integer problems costs ~0.1 s per query;
-  // for queries whose instances leave only linear reasoning (P5's parts).
-  bool plain_smt = false;
-};
 
 Prover::Prover(ProofOptions options, Mapping mapping)
     : options_(std::move(options)), mapping_(std::move(mapping)) {}
@@ -231,7 +223,9 @@ Prover::Prover(ProofOptions options, Mapping mapping)
 Verdict Prover::run(const Query& q, double& ms, z3::model* model, std::string& detail) {
   const auto t0 = Clock::now();
   z3::context& ctx = q.violation.ctx();
-  z3::solver s = q.plain_smt ? z3::tactic(ctx, "smt").mk_solver() : z3::solver(ctx);
+  z3::solver s = q.plain_smt ? z3::tactic(ctx, "smt").mk_solver()
+                 : q.logic   ? z3::solver(ctx, q.logic)
+                             : z3::solver(ctx);
   s.add(q.violation);
   if (!options_.smt2_dir.empty()) {
     std::ofstream out(options_.smt2_dir + "/" + sanitize(q.name) + ".smt2");

@@ -111,6 +111,7 @@
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
+#include "impl/fast_div.h"
 #include "proofs/mapping.h"
 #include "proofs/overflow.h"
 #include <tilecheck/spec/model.h>
@@ -184,8 +185,30 @@ class Prover {
   // P1-P3 for one level with symbolic tile entries of the given rank.
   std::vector<Outcome> prove_symbolic_tile(size_t rank);
 
+  // The impl's division by a constant (impl/fast_div.h): the bound (B) on
+  // every interval of divisors with the shift `shift_for` gives it, and the
+  // lemma (Q) that (B) makes floor(n*m/2^s) == floor(n/d); the claim and the
+  // argument are at the top of proofs/fast_div.cc. A test passes a wrong
+  // chooser to see it refuted.
+  using ShiftChooser = std::function<int(int64_t divisor)>;
+  std::vector<Outcome> prove_fast_div(const ShiftChooser& shift_for = &impl::FastDiv::shift_for);
+  // The two halves: (Q) (3 outcomes), and (B) on the 64 intervals.
+  std::vector<Outcome> prove_fast_div_lemma();
+  std::vector<Outcome> prove_fast_div_bounds(const ShiftChooser& shift_for);
+
  private:
-  struct Query;
+  struct Query {
+    std::string name;
+    z3::expr violation;
+    // Ask Z3's plain SMT core (tactic "smt") instead of its default solver,
+    // whose preamble for nonlinear integer problems costs ~0.1 s per query;
+    // for queries whose instances leave only linear reasoning (P5's parts).
+    bool plain_smt = false;
+    // Or a solver for a logic: "QF_NIA" runs Z3's nonlinear integer tactic
+    // (nlsat), as the z3 command does for such a file, where the default
+    // incremental solver can take minutes (FastDiv's lemma).
+    const char* logic = nullptr;
+  };
   Verdict run(const Query& q, double& ms, z3::model* model, std::string& detail);
 
   ProofOptions options_;

@@ -410,6 +410,49 @@ TEST(NoOverflow, ValidationThatForgetsThePaddingIsRefuted) {
 // ---------------------------------------------------------------------------
 // Symbolic tile sizes: one level, unknown tile entries t >= 1.
 
+// FastDiv: the bound (B) on all 64 intervals of divisors and the three parts
+// of the lemma (Q) are proved.
+TEST(FastDiv, EveryShiftTheCodeChoosesIsProved) {
+  Prover prover({60000, ""});
+  const std::vector<Outcome> outcomes = prover.prove_fast_div();
+  ASSERT_EQ(outcomes.size(), 3u + 64u);
+  for (const Outcome& o : outcomes) {
+    EXPECT_EQ(o.verdict, Verdict::kProved) << o.name << " (" << o.title << "): " << o.detail;
+  }
+  EXPECT_EQ(outcomes.back().detail, "shift 126");
+}
+
+// The bite: a shift one bit short for divisors above 2^62 (l stays 62, the
+// shift 125) is refuted on the last interval, with a divisor that this test
+// checks in 128-bit arithmetic, and there is a dividend below 2^63 that such
+// a FastDiv divides wrongly.
+TEST(FastDiv, ShiftOneBitShortAbove2To62IsRefuted) {
+  Prover prover({60000, ""});
+  const auto short_shift = [](int64_t d) {
+    return d > (int64_t{1} << 62) ? 125 : impl::FastDiv::shift_for(d);
+  };
+  const std::vector<Outcome> outcomes = prover.prove_fast_div_bounds(short_shift);
+  ASSERT_EQ(outcomes.size(), 64u);
+  for (size_t i = 0; i + 1 < outcomes.size(); ++i) EXPECT_EQ(outcomes[i].verdict, Verdict::kProved) << outcomes[i].name;
+  const Outcome& last = outcomes.back();
+  ASSERT_EQ(last.verdict, Verdict::kRefuted) << last.detail;
+  ASSERT_TRUE(last.counterexample.has_value());
+  const int64_t d = last.counterexample->dims.at(0);
+  ASSERT_GT(d, int64_t{1} << 62);
+  using u128 = unsigned __int128;
+  const u128 p = u128{1} << 125;
+  const u128 m = (p + static_cast<u128>(d) - 1) / static_cast<u128>(d);
+  EXPECT_GT(m * static_cast<u128>(d) - p, u128{1} << 62) << last.counterexample->explanation;
+  // The divisors where (B) fails are where such a division goes wrong: the
+  // dividend d - 1 whenever m*d - 2^125 >= m. Search near Z3's divisor.
+  int wrong = 0;
+  for (int64_t dd = d; dd > d - 4096 && dd > (int64_t{1} << 62); --dd) {
+    const u128 mm = (p + static_cast<u128>(dd) - 1) / static_cast<u128>(dd);
+    if (static_cast<u128>(dd - 1) * mm >> 125 != 0) ++wrong;
+  }
+  EXPECT_GT(wrong, 0);
+}
+
 TEST(SymbolicTile, RanksOneToThreeAreProved) {
   Prover prover({30000, ""});
   for (size_t rank = 1; rank <= 3; ++rank) {

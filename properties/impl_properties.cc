@@ -1,5 +1,5 @@
 // Properties of the implementation, each checked against the spec (issue 4,
-// properties 1, 4, 5, 7 and 8, and the impl's half of 6): whatever the impl
+// properties 1, 4, 5, 7, 8 and 9, and the impl's half of 6): whatever the impl
 // computes — index, inverse, sizes, packed bytes, relayout, with one thread
 // or several — must be what the reference semantics says.
 //
@@ -8,6 +8,8 @@
 // are caught even in builds without sanitizers.
 #include <rapidcheck.h>
 
+#include <limits>
+#include <string>
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
@@ -181,6 +183,41 @@ void ThreadsWriteIdenticalBytes() {
   RC_ASSERT(several.bytes() == single.bytes());
 }
 
+// 9. Division by divisors of every magnitude. The impl divides positions by
+// dims and tile sizes with a multiply and a shift (impl/fast_div.h) whose
+// shift and magic number depend on the divisor's magnitude, so every case
+// draws one divisor d from each band [2^b, 2^(b+1)), b = 0..62, and d =
+// INT64_MAX, and delinearizes u8[d] and u8[a,d] (a*d <= INT64_MAX) at the
+// positions where a floor division goes wrong first: 0, d-1, d, k*d-1, k*d
+// and the last position. The element must be (p / d, p % d), as the
+// hardware divides, and index back to p in the impl and in the spec.
+void DelinearizeEveryDivisorMagnitude() {
+  spec::Int64Domain a;
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  auto check = [&](const ShapeWithLayout& shape, int64_t d, int64_t p) {
+    const impl::IndexPlan plan(shape);
+    std::vector<int64_t> back(shape.rank());
+    RC_ASSERT(plan.delinearize(p, back));
+    std::vector<int64_t> expected = {p / d, p % d};
+    if (shape.rank() == 1) expected.erase(expected.begin());
+    RC_ASSERT(back == expected);
+    RC_ASSERT(plan.linear_index(back) == p);
+    RC_ASSERT(spec::linear_index_with_tile(a, shape.dims, shape.layout, back) == p);
+  };
+  for (int band = 0; band <= 63; ++band) {
+    const int64_t d = band == 63 ? kMax
+                                 : *rc::gen::inRange<int64_t>(int64_t{1} << band,
+                                                              band == 62 ? kMax : int64_t{1} << (band + 1));
+    const ShapeWithLayout one = parse_shape("u8[" + std::to_string(d) + "]{0}");
+    for (int64_t p : {int64_t{0}, d - 1, *rc::gen::inRange<int64_t>(0, d)}) check(one, d, p);
+    const int64_t rows = 1 + *rc::gen::inRange<int64_t>(0, kMax / d);  // 1..kMax/d
+    const ShapeWithLayout two = parse_shape("u8[" + std::to_string(rows) + "," + std::to_string(d) + "]{1,0}");
+    const int64_t k = 1 + *rc::gen::inRange<int64_t>(0, rows);  // 1..rows
+    for (int64_t p : {int64_t{0}, d - 1, k * d - 1, rows * d - 1}) check(two, d, p);
+    if (k < rows) check(two, d, k * d);
+  }
+}
+
 }  // namespace
 
 std::vector<PropertyInfo> impl_property_suite() {
@@ -199,6 +236,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
+      {"ImplProperties", "DelinearizeEveryDivisorMagnitude", "p9_divisor_magnitudes",
+       "9. delinearize divides correctly by divisors of every magnitude up to INT64_MAX, at the edges of each division", &DelinearizeEveryDivisorMagnitude},
   };
 }
 
