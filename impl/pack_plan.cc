@@ -477,6 +477,31 @@ const IndexPlan& PackPlan::index() const { return state_->index; }
 
 namespace {
 
+// The thread shares of a lowered, non-empty walk with `lim` outermost
+// iterations (PackPlan::thread_shares states the invariants).
+std::vector<PackPlan::ThreadShare> make_shares(const CompiledLayout& c, const Schedule& schedule, bool pack,
+                                               const ExecOptions& options, int64_t lim) {
+  const Digit& d0 = schedule.nest.digits[0];
+  const bool bit_elements = c.bits % 8 != 0;
+  int threads = static_cast<int>(std::min<int64_t>(thread_count(options), lim));
+  // Automatic thread count: arrays below kParallelBytes stay on one thread.
+  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < kParallelBytes) threads = 1;
+  // Sub-byte pack: threads must not share a byte.
+  if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
+  threads = std::max(threads, 1);
+  std::vector<PackPlan::ThreadShare> shares;
+  for (int t = 0; t < threads; ++t) {
+    // Share t covers [lim*t/threads, lim*(t+1)/threads).
+    PackPlan::ThreadShare s;
+    s.begin = lim * t / threads;
+    s.end = lim * (t + 1) / threads;
+    s.first_bit = s.begin * d0.dst_stride * c.bits;
+    s.end_bit = s.end * d0.dst_stride * c.bits;
+    shares.push_back(s);
+  }
+  return shares;
+}
+
 // Runs the lowered walk (or the per-element fallback) in one direction.
 void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const uint8_t* src,
              uint8_t* dst, const ExecOptions& options) {
@@ -515,23 +540,19 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   std::vector<int64_t> acc0(schedule.nest.constraints.size(), 0);
   const int64_t lim = w.limit(0, acc0.data());
   const Digit& d0 = schedule.nest.digits[0];
-  int threads = std::min<int64_t>(thread_count(options), lim);
-  // Automatic thread count: arrays below kParallelBytes stay on one thread.
-  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < kParallelBytes) threads = 1;
-  // Sub-byte pack: threads must not share a byte.
-  if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
-  if (threads <= 1) {
+  const std::vector<PackPlan::ThreadShare> shares = make_shares(c, schedule, pack, options, lim);
+  if (shares.size() == 1) {
     w.walk(m, 0, 0, lim, 0, 0, acc0.data());
     if (m.stream) kernels::flush_streams();
   } else {
-    // Share t covers [lim*t/threads, lim*(t+1)/threads); the caller runs share 0.
-    auto share = [&](int t) {
+    // The caller runs share 0.
+    auto share = [&](size_t t) {
       std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
-      w.walk(m, 0, lim * t / threads, lim * (t + 1) / threads, 0, 0, acc.data());
+      w.walk(m, 0, shares[t].begin, shares[t].end, 0, 0, acc.data());
       if (m.stream) kernels::flush_streams();
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(share, t);
+    for (size_t t = 1; t < shares.size(); ++t) pool.emplace_back(share, t);
     share(0);
     for (auto& th : pool) th.join();
   }
@@ -539,6 +560,14 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
 }
 
 }  // namespace
+
+std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOptions options) const {
+  const CompiledLayout& c = detail::compiled(index());
+  if (!c.nest.lowered || c.element_count == 0) return {};
+  const Walker w(state_->schedule);
+  std::vector<int64_t> acc0(state_->schedule.nest.constraints.size(), 0);
+  return make_shares(c, state_->schedule, pack, options, w.limit(0, acc0.data()));
+}
 
 bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
 

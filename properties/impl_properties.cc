@@ -183,6 +183,40 @@ void ThreadsWriteIdenticalBytes() {
   RC_ASSERT(several.bytes() == single.bytes());
 }
 
+// 8 (by construction). The thread schedule keeps its invariants
+// (PackPlan::thread_shares): the shares cover exactly the outer iterations
+// and physical bits one thread covers, in order, each once, and no two
+// shares of a pack write into the same byte (sub-byte elements are ORed into
+// bytes: two threads in one byte would race, which a comparison of results
+// sees only rarely). Checked on the schedule itself, for 2-8 threads.
+void ThreadSharesPartitionTheWork() {
+  const ShapeWithLayout shape = *gen_layout();
+  const int threads = *rc::gen::inRange(2, 9);
+  const impl::PackPlan plan(shape);
+  for (const bool pack : {true, false}) {
+    const auto single = plan.thread_shares(pack, {.threads = 1});
+    const auto shares = plan.thread_shares(pack, {.threads = threads});
+    RC_ASSERT(single.size() <= 1u);
+    RC_ASSERT(shares.empty() == single.empty());
+    if (shares.empty()) continue;
+    RC_ASSERT(shares.size() <= static_cast<size_t>(threads));
+    RC_ASSERT(shares.front().begin == 0);
+    RC_ASSERT(shares.front().first_bit == 0);
+    for (size_t i = 0; i < shares.size(); ++i) {
+      RC_ASSERT(shares[i].begin < shares[i].end);
+      RC_ASSERT(shares[i].first_bit <= shares[i].end_bit);
+      if (i + 1 < shares.size()) {
+        RC_ASSERT(shares[i].end == shares[i + 1].begin);
+        RC_ASSERT(shares[i].end_bit == shares[i + 1].first_bit);
+      }
+      if (pack) RC_ASSERT(shares[i].first_bit % 8 == 0);
+    }
+    RC_ASSERT(shares.back().end == single.front().end);
+    RC_ASSERT(shares.back().end_bit == single.front().end_bit);
+    RC_ASSERT(single.front().end_bit <= plan.index().byte_size() * 8);
+  }
+}
+
 // 9. Division by divisors of every magnitude. The impl divides positions by
 // dims and tile sizes with a multiply and a shift (impl/fast_div.h) whose
 // shift and magic number depend on the divisor's magnitude, so every case
@@ -236,6 +270,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
+      {"ImplProperties", "ThreadSharesPartitionTheWork", "p8_thread_shares",
+       "8. thread shares cover the work once, in order, and no two shares of a pack write one byte", &ThreadSharesPartitionTheWork},
       {"ImplProperties", "DelinearizeEveryDivisorMagnitude", "p9_divisor_magnitudes",
        "9. delinearize divides correctly by divisors of every magnitude up to INT64_MAX, at the edges of each division", &DelinearizeEveryDivisorMagnitude},
   };

@@ -142,6 +142,25 @@ class PackPlan {
   void unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,
               ExecOptions options = {}) const;
 
+  // How pack (or unpack) with `options` splits the work between threads:
+  // one share per thread, in order. A share runs the outermost loop's
+  // iterations [begin, end), which cover the physical bits [first_bit,
+  // end_bit) (pack writes them, unpack reads them); the caller's thread
+  // writes the physical buffer's remaining padding afterwards. The schedule
+  // keeps two invariants, which a property checks for every generated plan:
+  //   - the shares cover exactly what one thread covers, each iteration once:
+  //     shares[0].begin == 0, shares[i].end == shares[i+1].begin, and the
+  //     last end is the single share's end;
+  //   - no two shares write into the same byte: pack of sub-byte elements
+  //     ORs bits into bytes (a read-modify-write), so every share of it
+  //     starts on a byte boundary (first_bit % 8 == 0).
+  // Empty for an empty array or a plan that is not lowered (one thread).
+  struct ThreadShare {
+    int64_t begin = 0, end = 0;
+    int64_t first_bit = 0, end_bit = 0;
+  };
+  std::vector<ThreadShare> thread_shares(bool pack, ExecOptions options = {}) const;
+
  private:
   struct State;
   std::unique_ptr<State> state_;
