@@ -429,18 +429,6 @@ struct Walker {
   }
 };
 
-// Destinations from this size on are written with non-temporal stores: they
-// would only evict the source from the caches (glibc's memcpy does the same
-// for large copies).
-constexpr int64_t kStreamBytes = int64_t{8} << 20;
-
-// Below this many bytes (the larger of the dense and physical sizes), the
-// automatic thread count is 1: starting and joining a thread costs about
-// 20 us here, and on the 2-core machine two threads lost on the 4 MB
-// f32[1000,1000] case (27 GB/s against 45 on one) while winning from
-// 16 MiB on (docs/PERFORMANCE.md, quiet-machine runs).
-constexpr int64_t kParallelBytes = int64_t{8} << 20;
-
 int thread_count(const ExecOptions& options) {
   if (options.threads > 0) return options.threads;
   const unsigned hw = std::thread::hardware_concurrency();
@@ -484,8 +472,8 @@ std::vector<PackPlan::ThreadShare> make_shares(const CompiledLayout& c, const Sc
   const Digit& d0 = schedule.nest.digits[0];
   const bool bit_elements = c.bits % 8 != 0;
   int threads = static_cast<int>(std::min<int64_t>(thread_count(options), lim));
-  // Automatic thread count: arrays below kParallelBytes stay on one thread.
-  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < kParallelBytes) threads = 1;
+  // Automatic thread count: arrays below parallel_bytes stay on one thread.
+  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < options.parallel_bytes) threads = 1;
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
   threads = std::max(threads, 1);
@@ -512,7 +500,7 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   // streamed tile and an ordinary store is slow) and, measured, pays only
   // when no tile is ragged (ragged tiles interleave ordinary stores) or
   // when panels write the ragged tiles (staged, in whole vectors).
-  m.stream = (pack ? c.byte_size : c.dense_byte_size) >= kStreamBytes &&
+  m.stream = (pack ? c.byte_size : c.dense_byte_size) >= options.stream_bytes &&
              reinterpret_cast<uintptr_t>(dst) % 64 == 0 &&
              (schedule.nest.constraints.empty() || schedule.panel);
   const bool bit_elements = c.bits % 8 != 0;

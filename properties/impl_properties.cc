@@ -87,19 +87,28 @@ void InvalidInputIsAnError() {
   RC_ASSERT_THROWS_AS(plan.unpack(physical, dense), Error);
 }
 
-// Packs with the impl into a garbage-filled, guarded buffer.
+// Packs with the impl into a garbage-filled, guarded buffer. The source is
+// a guarded copy too: a kernel that reads past the dense array reads guard
+// bytes, which then show in the result as a counterexample.
+constexpr size_t kSourceGuard = 8192;  // more than a kernel's largest chunk
 std::vector<uint8_t> impl_pack(const impl::PackPlan& plan, std::span<const uint8_t> dense,
                                impl::ExecOptions options = {}) {
+  GuardedBuffer source(dense.size(), 0, kSourceGuard);
+  std::copy(dense.begin(), dense.end(), source.span().begin());
   GuardedBuffer physical(static_cast<size_t>(plan.index().byte_size()), kGarbage);
-  plan.pack(dense, physical.span(), options);
+  plan.pack(source.span(), physical.span(), options);
   RC_ASSERT(physical.intact());
+  RC_ASSERT(source.intact());
   return physical.bytes();
 }
 
 std::vector<uint8_t> impl_unpack(const impl::PackPlan& plan, std::span<const uint8_t> physical,
                                  impl::ExecOptions options = {}) {
+  GuardedBuffer source(physical.size(), 0, kSourceGuard);
+  std::copy(physical.begin(), physical.end(), source.span().begin());
   GuardedBuffer dense(static_cast<size_t>(plan.index().dense_byte_size()), kGarbage);
-  plan.unpack(physical, dense.span(), options);
+  plan.unpack(source.span(), dense.span(), options);
+  RC_ASSERT(source.intact());
   RC_ASSERT(dense.intact());
   return dense.bytes();
 }
@@ -125,6 +134,22 @@ void PackMatchesSpec() {
   RC_ASSERT(impl_unpack(plan, packed, {.threads = 1}) == canonical_dense(v.shape, v.dense));
   const std::vector<uint8_t> physical = random_physical(v.shape);
   RC_ASSERT(impl_unpack(plan, physical, {.threads = 1}) == spec::unpack(v.shape, physical));
+}
+
+// 4 (every path). The same with the size thresholds that pick a code path
+// lowered to zero (ExecOptions): non-temporal streaming stores, the staged
+// and block paths of the panels that only large arrays take by default, and
+// the automatic thread count, on small, ragged and permuted layouts.
+void EveryPathMatchesSpecAtSmallSize() {
+  const LayoutAndData v = *gen_layout_and_data();
+  const impl::PackPlan plan(v.shape);
+  const impl::ExecOptions low{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
+  RC_TAG(plan.lowered() ? "lowered" : "per element");
+  const std::vector<uint8_t> packed = impl_pack(plan, v.dense, low);
+  RC_ASSERT(packed == spec::pack(v.shape, v.dense));
+  RC_ASSERT(impl_unpack(plan, packed, low) == canonical_dense(v.shape, v.dense));
+  const std::vector<uint8_t> physical = random_physical(v.shape);
+  RC_ASSERT(impl_unpack(plan, physical, low) == spec::unpack(v.shape, physical));
 }
 
 // The same, with the width forced below a byte (E(1), E(2), E(4)), where the
@@ -264,6 +289,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "6. invalid layouts, elements, positions and buffer sizes are an Error from the impl", &InvalidInputIsAnError},
       {"ImplProperties", "PackMatchesSpec", "p4_pack",
        "4. impl pack == spec pack byte for byte; impl unpack == spec unpack; unpack(pack(x)) == x", &PackMatchesSpec},
+      {"ImplProperties", "EveryPathMatchesSpecAtSmallSize", "p4_pack_every_path",
+       "4. the same with the size thresholds lowered: streaming stores, large-array panel paths, automatic threads", &EveryPathMatchesSpecAtSmallSize},
       {"ImplProperties", "SubBytePackMatchesSpec", "p4_pack_sub_byte",
        "4. the same with E(1), E(2), E(4) forced (D7 bit order)", &SubBytePackMatchesSpec},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",

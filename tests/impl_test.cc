@@ -271,11 +271,15 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
     std::span<uint8_t> span() { return {p, n}; }
   };
-  // Ragged rank 4 (stage-then-stream on both sides) and column-major tiles
-  // (streamed 16x16 transposes) too.
+  // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
+  // (streamed 16x16 transposes), ragged rows (staged ragged chunks) and a
+  // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
+  // production thresholds (the properties reach the same paths at small
+  // size with the thresholds lowered).
   for (const char* text : {"s8[4096,2048]{1,0:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,128)}",
                            "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
-                           "f32[2048,1024]{0,1:T(8,128)}"}) {
+                           "f32[2048,1024]{0,1:T(8,128)}", "f32[2048,1100]{1,0:T(8,128)}",
+                           "f32[8,2048,200]{2,0,1:T(8,128)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);
     const int64_t nb = s.dense_element_bytes();
@@ -445,6 +449,16 @@ TEST(FastDiv, MatchesHardwareDivision) {
     check(INT64_MAX / d * d - 1);
     for (int i = 0; i < 200; ++i) check(static_cast<int64_t>(rng() >> 1));
   }
+}
+
+// The production thresholds (ExecOptions): the properties lower them to
+// reach every path at small size; a change of the defaults is a change of
+// production behaviour and must show up here and in docs/PERFORMANCE.md.
+TEST(ExecOptions, ProductionThresholds) {
+  const ExecOptions defaults;
+  EXPECT_EQ(defaults.threads, 0);
+  EXPECT_EQ(defaults.stream_bytes, int64_t{8} << 20);
+  EXPECT_EQ(defaults.parallel_bytes, int64_t{8} << 20);
 }
 
 TEST(Examples, FigureOne) {

@@ -111,9 +111,24 @@ class IndexPlan {
 };
 
 struct ExecOptions {
-  // 0: all cores, and arrays below 8 MiB stay single-threaded; n > 0: exactly
-  // min(n, outermost extent) threads. Results are identical for every value.
+  // 0: all cores, and arrays below parallel_bytes stay single-threaded;
+  // n > 0: exactly min(n, outermost extent) threads. Results are identical
+  // for every value.
   int threads = 0;
+  // The size thresholds that pick a code path; the results are identical
+  // for every value, only the speed differs. The defaults are the
+  // production choice (impl_test pins them); the properties and the fuzzers
+  // lower them so that every path runs on small arrays.
+  //
+  // Destinations of at least stream_bytes (and 64-byte aligned) are written
+  // with non-temporal stores: they would only evict the source from the
+  // caches (glibc's memcpy does the same for large copies).
+  int64_t stream_bytes = int64_t{8} << 20;
+  // With threads == 0, arrays below parallel_bytes (the larger of the dense
+  // and physical sizes) stay on one thread: starting and joining a thread
+  // costs about 20 us, and on a 2-core machine two threads lost on the 4 MB
+  // f32[1000,1000] case while winning from 16 MiB on (docs/PERFORMANCE.md).
+  int64_t parallel_bytes = int64_t{8} << 20;
 };
 
 // Dense array <-> physical buffer, with the spec's buffer contract:
