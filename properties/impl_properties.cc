@@ -8,6 +8,10 @@
 // are caught even in builds without sanitizers.
 #include <rapidcheck.h>
 
+#include <hwy/targets.h>
+
+#include <algorithm>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -152,6 +156,86 @@ void EveryPathMatchesSpecAtSmallSize() {
   RC_ASSERT(impl_unpack(plan, physical, low) == spec::unpack(v.shape, physical));
 }
 
+// Layouts shaped for the SIMD kernels, which generated layouts of the
+// recipe's size reach rarely: the sub-tile interleaves (bf16 (2,1), s8/u8
+// (4,1), s4 (8,1), pred (32,1)) with row counts and column counts around
+// the vector widths (16 to 64 bytes), wider tiles than a panel chunk holds
+// (the row kernels' vector loops), and column-major f32 tiles (the
+// transposing panels); whole tiles in half the cases. At most about 16,384
+// elements.
+rc::Gen<ShapeWithLayout> gen_kernel_layout() {
+  return rc::gen::exec([] {
+    struct Kind {
+      const char* type;
+      int64_t group;      // rows of the (g,1) sub-tile; 1: none (f32, column-major)
+      const char* extra;  // E(n)
+    };
+    static const Kind kinds[] = {{"bf16", 2, ""}, {"s8", 4, ""},    {"u8", 4, ""},
+                                 {"s4", 8, "E(4)"}, {"pred", 32, "E(1)"}, {"f32", 1, ""}};
+    const Kind k = *rc::gen::elementOf(std::vector<Kind>(std::begin(kinds), std::end(kinds)));
+    const int64_t tile_rows = k.group == 1 ? 8 : k.group * *rc::gen::element<int64_t>(1, 2);
+    const int64_t tile_cols = *rc::gen::element<int64_t>(16, 64, 128, 1056);
+    int64_t cols = *rc::gen::inRange<int64_t>(1, 2 * tile_cols + 1);
+    const int64_t max_rows = std::max<int64_t>(1, std::min<int64_t>(3 * tile_rows, 16384 / cols));
+    int64_t rows = *rc::gen::inRange<int64_t>(1, max_rows + 1);
+    // Whole tiles in half the cases: the transposing panels take only
+    // layouts without ragged tiles.
+    if (*rc::gen::arbitrary<bool>()) {
+      cols = (cols + tile_cols - 1) / tile_cols * tile_cols;
+      rows = (rows + tile_rows - 1) / tile_rows * tile_rows;
+      while (rows > tile_rows && rows * cols > 16384) rows -= tile_rows;
+    }
+    // Column-major: dim 0 is the minor one, the tile's columns run along it.
+    std::string text = std::string(k.type) + "[" +
+                       (k.group == 1 ? std::to_string(cols) + "," + std::to_string(rows)
+                                     : std::to_string(rows) + "," + std::to_string(cols)) +
+                       "]";
+    text += k.group == 1 ? "{0,1:T(8," + std::to_string(tile_cols) + ")" + "}"
+                         : "{1,0:T(" + std::to_string(tile_rows) + "," + std::to_string(tile_cols) + ")(" +
+                               std::to_string(k.group) + ",1)" + k.extra + "}";
+    return parse_shape(text);
+  });
+}
+
+// Runs the body on one Highway target, and goes back to the best target
+// when it returns or an RC_ASSERT throws.
+class OnTarget {
+ public:
+  explicit OnTarget(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
+  ~OnTarget() { hwy::SetSupportedTargetsForTest(0); }
+  OnTarget(const OnTarget&) = delete;
+  OnTarget& operator=(const OnTarget&) = delete;
+};
+
+// 4 (every SIMD target). Pack and unpack == spec on every Highway target
+// compiled in and supported by this machine (AVX-512, AVX2, SSE4, ...,
+// scalar), not only the best one: each case runs on all of them, at the
+// default and the lowered size thresholds, half the cases on a layout
+// shaped for the kernels (gen_kernel_layout).
+void EveryTargetMatchesSpec() {
+  const bool kernel_shaped = *rc::gen::arbitrary<bool>();
+  const ShapeWithLayout shape = kernel_shaped ? *gen_kernel_layout() : *gen_layout();
+  RC_LOG() << print_shape(shape) << "\n";
+  const impl::PackPlan plan(shape);
+  const std::vector<uint8_t> dense = *gen_from_recipe([shape](RcChoices& c) { return make_dense_data(c, shape); });
+  const std::vector<uint8_t> want = spec::pack(shape, dense);
+  const std::vector<uint8_t> want_dense = canonical_dense(shape, dense);
+  const std::vector<uint8_t> physical = random_physical(shape);
+  const std::vector<uint8_t> want_unpacked = spec::unpack(shape, physical);
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  RC_ASSERT(!targets.empty());
+  for (const int64_t target : targets) {
+    const OnTarget on(target);
+    RC_LOG() << "target " << hwy::TargetName(target) << "\n";
+    for (const impl::ExecOptions options :
+         {impl::ExecOptions{.threads = 1}, impl::ExecOptions{.threads = 1, .stream_bytes = 0}}) {
+      RC_ASSERT(impl_pack(plan, dense, options) == want);
+      RC_ASSERT(impl_unpack(plan, want, options) == want_dense);
+      RC_ASSERT(impl_unpack(plan, physical, options) == want_unpacked);
+    }
+  }
+}
+
 // The same, with the width forced below a byte (E(1), E(2), E(4)), where the
 // bit order of D7 matters.
 void SubBytePackMatchesSpec() {
@@ -291,6 +375,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "4. impl pack == spec pack byte for byte; impl unpack == spec unpack; unpack(pack(x)) == x", &PackMatchesSpec},
       {"ImplProperties", "EveryPathMatchesSpecAtSmallSize", "p4_pack_every_path",
        "4. the same with the size thresholds lowered: streaming stores, large-array panel paths, automatic threads", &EveryPathMatchesSpecAtSmallSize},
+      {"ImplProperties", "EveryTargetMatchesSpec", "p4_pack_every_target",
+       "4. the same on every SIMD target compiled in, half the cases on layouts shaped for the kernels", &EveryTargetMatchesSpec},
       {"ImplProperties", "SubBytePackMatchesSpec", "p4_pack_sub_byte",
        "4. the same with E(1), E(2), E(4) forced (D7 bit order)", &SubBytePackMatchesSpec},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
