@@ -11,7 +11,9 @@
 //   - unpack of an arbitrary physical buffer (garbage in the padding, which
 //     unpack must ignore) == spec unpack of it;
 //   - a buffer of the wrong size is a clear Error and nothing is written;
-//   - the thread count does not change a byte (ExecOptions.threads 1 or 2).
+//   - the thread count does not change a byte (ExecOptions.threads 1 or 2);
+//   - the same on the SIMD target and with the size thresholds the input
+//     picks (fuzz/exec_choice.h: every target, large-array paths at small size).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -19,7 +21,9 @@
 #include <vector>
 
 #include "fuzz/check.h"
+#include "fuzz/exec_choice.h"
 #include "fuzz/layout_source.h"
+#include "properties/property_support.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -80,6 +84,23 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
                                           << first_difference(unpacked, spec_unpacked));
 
   check_wrong_sizes(plan, dense, physical, choices, s);
+
+  // Again on the SIMD target and with the size thresholds the input picks
+  // (fuzz/exec_choice.h), into 64-byte-aligned guarded buffers (the impl
+  // streams only into aligned ones).
+  const ExecChoice exec = consume_exec_choice(choices);
+  const props::ScopedTarget on(exec.target);
+  props::GuardedBuffer out(expected.size(), 0xA5);
+  plan.pack(dense, out.span(), exec.options);
+  FUZZ_CHECK(out.intact(), s << ": pack wrote outside the buffer (" << exec.describe() << ")");
+  FUZZ_CHECK(out.bytes() == expected, s << ": pack differs from the spec, " << first_difference(out.bytes(), expected)
+                                        << " (" << exec.describe() << ")");
+  props::GuardedBuffer back(dense.size(), 0x5A);
+  plan.unpack(garbage, back.span(), exec.options);
+  FUZZ_CHECK(back.intact(), s << ": unpack wrote outside the buffer (" << exec.describe() << ")");
+  FUZZ_CHECK(back.bytes() == spec_unpacked, s << ": unpack of a buffer with garbage padding, "
+                                              << first_difference(back.bytes(), spec_unpacked) << " ("
+                                              << exec.describe() << ")");
 }
 
 }  // namespace

@@ -197,16 +197,6 @@ rc::Gen<ShapeWithLayout> gen_kernel_layout() {
   });
 }
 
-// Runs the body on one Highway target, and goes back to the best target
-// when it returns or an RC_ASSERT throws.
-class OnTarget {
- public:
-  explicit OnTarget(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-  ~OnTarget() { hwy::SetSupportedTargetsForTest(0); }
-  OnTarget(const OnTarget&) = delete;
-  OnTarget& operator=(const OnTarget&) = delete;
-};
-
 // 4 (every SIMD target). Pack and unpack == spec on every Highway target
 // compiled in and supported by this machine (AVX-512, AVX2, SSE4, ...,
 // scalar), not only the best one: each case runs on all of them, at the
@@ -225,7 +215,7 @@ void EveryTargetMatchesSpec() {
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   RC_ASSERT(!targets.empty());
   for (const int64_t target : targets) {
-    const OnTarget on(target);
+    const ScopedTarget on(target);
     RC_LOG() << "target " << hwy::TargetName(target) << "\n";
     for (const impl::ExecOptions options :
          {impl::ExecOptions{.threads = 1}, impl::ExecOptions{.threads = 1, .stream_bytes = 0}}) {

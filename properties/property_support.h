@@ -4,6 +4,8 @@
 // mutant libraries are built without sanitizers).
 #pragma once
 
+#include <hwy/targets.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -69,6 +71,16 @@ class GuardedBuffer {
   };
   std::unique_ptr<uint8_t, AlignedDelete> storage_;
   size_t size_, after_;
+};
+
+// Dispatches the impl's SIMD kernels to one Highway target until destroyed
+// (also when an RC_ASSERT or a check throws), then to the best one again.
+class ScopedTarget {
+ public:
+  explicit ScopedTarget(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
+  ~ScopedTarget() { hwy::SetSupportedTargetsForTest(0); }
+  ScopedTarget(const ScopedTarget&) = delete;
+  ScopedTarget& operator=(const ScopedTarget&) = delete;
 };
 
 }  // namespace tilecheck::props
