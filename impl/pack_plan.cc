@@ -465,10 +465,25 @@ const IndexPlan& PackPlan::index() const { return state_->index; }
 
 namespace {
 
-// The thread shares of a lowered, non-empty walk with `lim` outermost
-// iterations (PackPlan::thread_shares states the invariants).
-std::vector<PackPlan::ThreadShare> make_shares(const CompiledLayout& c, const Schedule& schedule, bool pack,
-                                               const ExecOptions& options, int64_t lim) {
+// How a lowered, non-empty walk with `lim` outermost iterations is split
+// between threads (PackPlan::thread_shares states the invariants). Computed
+// per call without allocating: the single-thread case is the hot one.
+struct WorkSplit {
+  int64_t lim = 0, bits_per_iteration = 0;
+  int threads = 1;
+  // Share t covers [lim*t/threads, lim*(t+1)/threads).
+  PackPlan::ThreadShare share(int t) const {
+    PackPlan::ThreadShare s;
+    s.begin = lim * t / threads;
+    s.end = lim * (t + 1) / threads;
+    s.first_bit = s.begin * bits_per_iteration;
+    s.end_bit = s.end * bits_per_iteration;
+    return s;
+  }
+};
+
+WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pack, const ExecOptions& options,
+                     int64_t lim) {
   const Digit& d0 = schedule.nest.digits[0];
   const bool bit_elements = c.bits % 8 != 0;
   int threads = static_cast<int>(std::min<int64_t>(thread_count(options), lim));
@@ -476,18 +491,7 @@ std::vector<PackPlan::ThreadShare> make_shares(const CompiledLayout& c, const Sc
   if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < options.parallel_bytes) threads = 1;
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
-  threads = std::max(threads, 1);
-  std::vector<PackPlan::ThreadShare> shares;
-  for (int t = 0; t < threads; ++t) {
-    // Share t covers [lim*t/threads, lim*(t+1)/threads).
-    PackPlan::ThreadShare s;
-    s.begin = lim * t / threads;
-    s.end = lim * (t + 1) / threads;
-    s.first_bit = s.begin * d0.dst_stride * c.bits;
-    s.end_bit = s.end * d0.dst_stride * c.bits;
-    shares.push_back(s);
-  }
-  return shares;
+  return {lim, d0.dst_stride * c.bits, std::max(threads, 1)};
 }
 
 // Runs the lowered walk (or the per-element fallback) in one direction.
@@ -528,22 +532,21 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   std::vector<int64_t> acc0(schedule.nest.constraints.size(), 0);
   const int64_t lim = w.limit(0, acc0.data());
   const Digit& d0 = schedule.nest.digits[0];
-  const std::vector<PackPlan::ThreadShare> shares = make_shares(c, schedule, pack, options, lim);
-  if (shares.size() == 1) {
-    w.walk(m, 0, 0, lim, 0, 0, acc0.data());
+  const WorkSplit split = split_work(c, schedule, pack, options, lim);
+  auto share = [&](int t, int64_t* acc) {
+    const PackPlan::ThreadShare s = split.share(t);
+    w.walk(m, 0, s.begin, s.end, 0, 0, acc);
     if (m.stream) kernels::flush_streams();
-  } else {
-    // The caller runs share 0.
-    auto share = [&](size_t t) {
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < split.threads; ++t) {
+    pool.emplace_back([&, t] {
       std::vector<int64_t> acc(schedule.nest.constraints.size(), 0);
-      w.walk(m, 0, shares[t].begin, shares[t].end, 0, 0, acc.data());
-      if (m.stream) kernels::flush_streams();
-    };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < shares.size(); ++t) pool.emplace_back(share, t);
-    share(0);
-    for (auto& th : pool) th.join();
+      share(t, acc.data());
+    });
   }
+  share(0, acc0.data());  // the caller runs share 0
+  for (auto& th : pool) th.join();
   m.padding(lim * d0.dst_stride, (d0.extent - lim) * d0.dst_stride);
 }
 
@@ -554,7 +557,10 @@ std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOption
   if (!c.nest.lowered || c.element_count == 0) return {};
   const Walker w(state_->schedule);
   std::vector<int64_t> acc0(state_->schedule.nest.constraints.size(), 0);
-  return make_shares(c, state_->schedule, pack, options, w.limit(0, acc0.data()));
+  const WorkSplit split = split_work(c, state_->schedule, pack, options, w.limit(0, acc0.data()));
+  std::vector<ThreadShare> shares;
+  for (int t = 0; t < split.threads; ++t) shares.push_back(split.share(t));
+  return shares;
 }
 
 bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
