@@ -16,7 +16,7 @@ std::optional<OneDnnFormat> onednn_format(const ShapeWithLayout& s, const std::v
   const int n = static_cast<int>(s.rank());
   if (n > DNNL_MAX_NDIMS || blocks.size() > DNNL_MAX_NDIMS) return std::nullopt;
   dnnl_memory_desc_t plain;
-  dnnl_dims_t dims;
+  dnnl_dims_t dims = {};
   for (int i = 0; i < n; ++i) dims[i] = s.dims[i];
   if (dnnl_memory_desc_init_by_strides(&plain, n, dims, dt, nullptr) != dnnl_success) return std::nullopt;
   dnnl_memory_desc_t md = plain;

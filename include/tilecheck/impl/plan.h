@@ -127,7 +127,7 @@ struct ExecOptions {
   // With threads == 0, arrays below parallel_bytes (the larger of the dense
   // and physical sizes) stay on one thread: starting and joining a thread
   // costs about 20 us, and on a 2-core machine two threads lost on the 4 MB
-  // f32[1000,1000] case while winning from 16 MiB on (docs/PERFORMANCE.md).
+  // f32[1000,1000] case while winning from 16 MiB on.
   int64_t parallel_bytes = int64_t{8} << 20;
 };
 
