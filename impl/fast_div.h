@@ -40,8 +40,6 @@ class FastDiv {
     return static_cast<int64_t>((static_cast<unsigned __int128>(static_cast<uint64_t>(n)) * magic_) >>
                                 shift_);
   }
-  // n - quotient(n) * divisor, i.e. n mod divisor.
-  int64_t remainder(int64_t n, int64_t quotient_of_n) const { return n - quotient_of_n * divisor_; }
 
  private:
   int64_t divisor_;

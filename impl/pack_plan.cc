@@ -565,25 +565,6 @@ std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOption
 
 bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
 
-std::string PackPlan::describe() const {
-  const LoopNest& n = state_->schedule.nest;
-  if (!n.lowered) return "per-element fallback: " + n.reason + "\n";
-  std::string s;
-  for (size_t j = 0; j < n.digits.size(); ++j) {
-    const Digit& d = n.digits[j];
-    s += "digit " + std::to_string(j) + ": extent " + std::to_string(d.extent) + ", dense stride " +
-         std::to_string(d.src_stride) + ", physical stride " + std::to_string(d.dst_stride) + "\n";
-  }
-  for (const auto& k : n.constraints) {
-    s += "valid when";
-    for (size_t j = 0; j < k.coeff.size(); ++j) {
-      if (k.coeff[j]) s += " +" + std::to_string(k.coeff[j]) + "*d" + std::to_string(j);
-    }
-    s += " < " + std::to_string(k.bound) + "\n";
-  }
-  return s;
-}
-
 void PackPlan::pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
                     ExecOptions options) const {
   check_size("dense", dense.size(), index().dense_byte_size());

@@ -150,8 +150,6 @@ class PackPlan {
   // computation per element (combined dims whose dense strides do not nest,
   // or a ragged tile above combined dims).
   bool lowered() const;
-  // The loop nest, one line per digit, for explanations and benchmarks.
-  std::string describe() const;
   void pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
             ExecOptions options = {}) const;
   void unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,
