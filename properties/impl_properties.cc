@@ -30,8 +30,7 @@ constexpr uint8_t kGarbage = 0xA5;
 // 1. impl linear_index == spec linear_index_with_tile for every element (and
 // the checked and batch entry points agree); impl delinearize inverts it and
 // reports every other position as padding.
-void LinearIndexMatchesSpec() {
-  const ShapeWithLayout shape = *gen_layout(kExhaustiveLimits);
+void check_index_plan(const ShapeWithLayout& shape) {
   const impl::IndexPlan plan(shape);
   spec::Int64Domain a;
   const int64_t padded = spec::padded_element_count(shape);
@@ -55,6 +54,24 @@ void LinearIndexMatchesSpec() {
   for (int64_t p = 0; p < padded; ++p) {
     if (!hit[p]) RC_ASSERT(!plan.delinearize(p, back));
   }
+}
+
+void LinearIndexMatchesSpec() { check_index_plan(*gen_layout(kExhaustiveLimits)); }
+
+// 1 (high rank). The same for a generated layout with 257 to 288 more dims
+// of size 1 as its most major dims: index programs that need more registers
+// than the impl keeps on the stack (its heap paths). Small layouts: the
+// spec's index of a rank-300 element is slow.
+void HighRankIndexMatchesSpec() {
+  const ShapeWithLayout inner = *gen_layout({.max_elements = 64, .max_padded_elements = 512});
+  const int64_t extra = *rc::gen::inRange<int64_t>(257, 289);
+  ShapeWithLayout shape = inner;
+  shape.dims.assign(static_cast<size_t>(extra), 1);
+  shape.dims.insert(shape.dims.end(), inner.dims.begin(), inner.dims.end());
+  for (int64_t& d : shape.layout.minor_to_major) d += extra;
+  for (int64_t d = extra - 1; d >= 0; --d) shape.layout.minor_to_major.push_back(d);
+  RC_LOG() << print_shape(inner) << " with " << extra << " leading dims of 1\n";
+  check_index_plan(shape);
 }
 
 // 7 (impl half). Every size the impl reports equals the spec's.
@@ -86,6 +103,12 @@ void InvalidInputIsAnError() {
   }
   RC_ASSERT_THROWS_AS(plan.index().delinearize(plan.index().padded_element_count(), element), Error);
   RC_ASSERT_THROWS_AS(plan.index().delinearize(-1, element), Error);
+  // Coordinate counts that do not match the rank.
+  std::vector<int64_t> wrong_rank(element.size() + 1, 0);
+  RC_ASSERT_THROWS_AS(plan.index().linear_index_checked(wrong_rank), Error);
+  RC_ASSERT_THROWS_AS(plan.index().delinearize(0, wrong_rank), Error);
+  std::vector<int64_t> one_index(1);
+  RC_ASSERT_THROWS_AS(plan.index().linear_index_batch(wrong_rank, one_index), Error);
   std::vector<uint8_t> dense(spec::dense_byte_size(shape) + 1), physical(spec::byte_size(shape));
   RC_ASSERT_THROWS_AS(plan.pack(dense, physical), Error);
   RC_ASSERT_THROWS_AS(plan.unpack(physical, dense), Error);
@@ -156,45 +179,10 @@ void EveryPathMatchesSpecAtSmallSize() {
   RC_ASSERT(impl_unpack(plan, physical, low) == spec::unpack(v.shape, physical));
 }
 
-// Layouts shaped for the SIMD kernels, which generated layouts of the
-// recipe's size reach rarely: the sub-tile interleaves (bf16 (2,1), s8/u8
-// (4,1), s4 (8,1), pred (32,1)) with row counts and column counts around
-// the vector widths (16 to 64 bytes), wider tiles than a panel chunk holds
-// (the row kernels' vector loops), and column-major f32 tiles (the
-// transposing panels); whole tiles in half the cases. At most about 16,384
-// elements.
+// Layouts shaped for the SIMD kernels (layout_recipe.h make_kernel_layout),
+// at most 16,384 elements.
 rc::Gen<ShapeWithLayout> gen_kernel_layout() {
-  return rc::gen::exec([] {
-    struct Kind {
-      const char* type;
-      int64_t group;      // rows of the (g,1) sub-tile; 1: none (f32, column-major)
-      const char* extra;  // E(n)
-    };
-    static const Kind kinds[] = {{"bf16", 2, ""}, {"s8", 4, ""},    {"u8", 4, ""},
-                                 {"s4", 8, "E(4)"}, {"pred", 32, "E(1)"}, {"f32", 1, ""}};
-    const Kind k = *rc::gen::elementOf(std::vector<Kind>(std::begin(kinds), std::end(kinds)));
-    const int64_t tile_rows = k.group == 1 ? 8 : k.group * *rc::gen::element<int64_t>(1, 2);
-    const int64_t tile_cols = *rc::gen::element<int64_t>(16, 64, 128, 1056);
-    int64_t cols = *rc::gen::inRange<int64_t>(1, 2 * tile_cols + 1);
-    const int64_t max_rows = std::max<int64_t>(1, std::min<int64_t>(3 * tile_rows, 16384 / cols));
-    int64_t rows = *rc::gen::inRange<int64_t>(1, max_rows + 1);
-    // Whole tiles in half the cases: the transposing panels take only
-    // layouts without ragged tiles.
-    if (*rc::gen::arbitrary<bool>()) {
-      cols = (cols + tile_cols - 1) / tile_cols * tile_cols;
-      rows = (rows + tile_rows - 1) / tile_rows * tile_rows;
-      while (rows > tile_rows && rows * cols > 16384) rows -= tile_rows;
-    }
-    // Column-major: dim 0 is the minor one, the tile's columns run along it.
-    std::string text = std::string(k.type) + "[" +
-                       (k.group == 1 ? std::to_string(cols) + "," + std::to_string(rows)
-                                     : std::to_string(rows) + "," + std::to_string(cols)) +
-                       "]";
-    text += k.group == 1 ? "{0,1:T(8," + std::to_string(tile_cols) + ")" + "}"
-                         : "{1,0:T(" + std::to_string(tile_rows) + "," + std::to_string(tile_cols) + ")(" +
-                               std::to_string(k.group) + ",1)" + k.extra + "}";
-    return parse_shape(text);
-  });
+  return gen_from_recipe([](RcChoices& c) { return make_kernel_layout(c, 16384); });
 }
 
 // 4 (every SIMD target). Pack and unpack == spec on every Highway target
@@ -357,6 +345,8 @@ std::vector<PropertyInfo> impl_property_suite() {
   return {
       {"ImplProperties", "LinearIndexMatchesSpec", "p1_impl_index",
        "1. impl linear_index (plain, checked, batch) == spec for every element; impl delinearize inverts it, padding elsewhere", &LinearIndexMatchesSpec},
+      {"ImplProperties", "HighRankIndexMatchesSpec", "p1_impl_index_high_rank",
+       "1. the same for layouts of rank above 256 (index programs past the impl's stack registers)", &HighRankIndexMatchesSpec},
       {"ImplProperties", "SizesMatchSpec", "p7_impl_sizes",
        "7. impl element count, tiled shape, padded count, byte sizes == spec", &SizesMatchSpec},
       {"ImplProperties", "InvalidInputIsAnError", "p6_impl_errors",

@@ -332,6 +332,57 @@ ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {
   return shape;
 }
 
+// A layout shaped for the impl's SIMD kernels, which make_layout's layouts
+// of a small budget reach rarely: the sub-tile interleaves (bf16 (2,1),
+// s8/u8 (4,1), s4 (8,1), pred (32,1)) with row and column counts around the
+// vector widths (16 to 64 bytes; tiles of 24 columns leave a part of 16),
+// tiles wider than a panel chunk holds (the row kernels' vector loops), and
+// column-major f32 tiles (the transposing panels); whole tiles in half the
+// cases, since the transposing panels take only layouts without ragged
+// tiles. At most `max_elements` elements (at least 256, which a 16x16
+// transposing block needs); rank 2.
+template <LayoutChoices C>
+ShapeWithLayout make_kernel_layout(C& c, int64_t max_elements) {
+  struct Kind {
+    ElementType type;
+    int64_t group;  // rows of the (g,1) sub-tile; 1: none (f32, column-major)
+    std::optional<int64_t> bits;  // E(n)
+  };
+  static constexpr std::array<Kind, 6> kKinds = {{{ElementType::kBF16, 2, std::nullopt},
+                                                  {ElementType::kS8, 4, std::nullopt},
+                                                  {ElementType::kU8, 4, std::nullopt},
+                                                  {ElementType::kS4, 8, 4},
+                                                  {ElementType::kPred, 32, 1},
+                                                  {ElementType::kF32, 1, std::nullopt}}};
+  const Kind k = kKinds[static_cast<size_t>(c.in_range(0, kKinds.size() - 1))];
+  const int64_t tile_rows = k.group == 1 ? 8 : k.group * c.in_range(1, 2);
+  const int64_t tile_cols = one_of<int64_t>(c, {16, 24, 64, 128, 1056});
+  int64_t cols = c.in_range(1, std::min(2 * tile_cols, max_elements));
+  int64_t rows = c.in_range(1, std::max<int64_t>(1, std::min(3 * tile_rows, max_elements / cols)));
+  if (c.flip()) {  // whole tiles, as far as the budget allows
+    const int64_t whole_cols = (cols + tile_cols - 1) / tile_cols * tile_cols;
+    if (whole_cols * tile_rows <= max_elements) {
+      cols = whole_cols;
+      rows = (rows + tile_rows - 1) / tile_rows * tile_rows;
+      while (rows > tile_rows && rows * cols > max_elements) rows -= tile_rows;
+    }
+  }
+  ShapeWithLayout shape;
+  shape.type = k.type;
+  shape.layout.element_size_bits = k.bits;
+  if (k.group == 1) {
+    // Column-major: dim 0 is the minor one, the tile's columns run along it.
+    shape.dims = {cols, rows};
+    shape.layout.minor_to_major = {0, 1};
+    shape.layout.tiles = {Tile{{8, tile_cols}}};
+  } else {
+    shape.dims = {rows, cols};
+    shape.layout.minor_to_major = {1, 0};
+    shape.layout.tiles = {Tile{{tile_rows, tile_cols}}, Tile{{k.group, 1}}};
+  }
+  return shape;
+}
+
 // ---------------------------------------------------------------------------
 // Elements and dense data for a given valid layout.
 
