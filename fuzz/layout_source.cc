@@ -8,15 +8,24 @@
 
 namespace tilecheck::fuzz {
 
-std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
+namespace {
+
+// The layout of a TEXT (low bit 1) or RECIPE mode byte.
+std::optional<ShapeWithLayout> layout_of_mode(uint8_t mode, FuzzedDataProvider& input, Choices& choices,
                                               const props::RecipeLimits& recipe_limits) {
-  const bool text = input.ConsumeBool();
-  if (!text) return props::make_layout(choices, recipe_limits);
+  if ((mode & 1) == 0) return props::make_layout(choices, recipe_limits);
   try {
     return parse_shape(input.ConsumeRandomLengthString());
   } catch (const Error&) {
     return std::nullopt;  // parse_layout fuzzes the parser; here only layouts matter
   }
+}
+
+}  // namespace
+
+std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
+                                              const props::RecipeLimits& recipe_limits) {
+  return layout_of_mode(input.ConsumeIntegral<uint8_t>(), input, choices, recipe_limits);
 }
 
 std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
@@ -29,6 +38,13 @@ std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
   // Valid, so the element count fits int64, as fit_to_budget assumes.
   props::fit_to_budget(shape, limits);
   return shape;
+}
+
+std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Choices& choices) {
+  const uint8_t mode = input.ConsumeIntegral<uint8_t>();
+  if ((mode & 3) == 2) return props::make_kernel_layout(choices, kKernelElements);
+  const std::optional<ShapeWithLayout> raw = layout_of_mode(mode, input, choices, kDataLimits);
+  return raw ? fit_for_data(*raw, kDataLimits) : std::nullopt;
 }
 
 bool valid_within(const ShapeWithLayout& shape, const props::RecipeLimits& limits) {

@@ -15,6 +15,11 @@
 //                            its choices read from the remaining bytes
 //                            (FuzzedChoices). Always a valid, small layout;
 //                            an exhausted input yields the simplest one.
+//   last byte, low bits = 10 KERNEL, for pack_roundtrip (consume_data_layout;
+//                            the other targets read it as RECIPE):
+//                            layout_recipe.h make_kernel_layout, a layout
+//                            shaped for the SIMD kernels, larger than
+//                            kDataLimits allows (kKernelElements).
 //
 // A target that needs two layouts (relayout_differential) reads a second
 // mode byte and layout the same way, after the first.
@@ -52,6 +57,11 @@ using Choices = props::FuzzedChoices<FuzzedDataProvider>;
 // whole. TEXT layouts larger than this are shrunk to fit the same way.
 inline constexpr props::RecipeLimits kDataLimits{32, 4096};
 
+// Layouts of KERNEL mode have at most this many elements: a transposing
+// panel's 16x16 block needs 256 and the u8 (4,1) vector loops 4 rows of 64
+// columns; more would slow the target down for no new path.
+inline constexpr int64_t kKernelElements = 1024;
+
 // A shape from the input, or nullopt when TEXT does not parse. RECIPE mode
 // gives a valid layout within `recipe_limits`; TEXT mode whatever parses.
 std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
@@ -63,6 +73,11 @@ std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices
 // large TEXT entries still seed those targets. RECIPE layouts already fit.
 std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
                                             const props::RecipeLimits& limits);
+
+// For pack_roundtrip: in KERNEL mode a layout shaped for the SIMD kernels
+// (at most kKernelElements), else consume_layout then fit_for_data within
+// kDataLimits.
+std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Choices& choices);
 
 // True when `shape` passes spec::validate and has at most limits.max_elements
 // elements and limits.max_padded_elements padded positions.

@@ -1,7 +1,8 @@
 // Fuzz target pack_roundtrip: the impl's PackPlan against the spec's
 // element-by-element pack/unpack, on one layout and one dense array per input
-// (layout_source.h; invalid TEXT layouts are skipped, index_differential
-// covers those, and large ones are shrunk into kDataLimits).
+// (layout_source.h consume_data_layout; invalid TEXT layouts are skipped,
+// index_differential covers those, and large ones are shrunk into
+// kDataLimits; KERNEL inputs are larger layouts shaped for the SIMD kernels).
 //
 // Contract checked, byte for byte:
 //   - pack: impl pack(x) == spec pack(x), into a buffer pre-filled with
@@ -50,8 +51,7 @@ void check_wrong_sizes(const impl::PackPlan& plan, const std::vector<uint8_t>& d
 }
 
 void check_input(FuzzedDataProvider& input, Choices& choices) {
-  const std::optional<ShapeWithLayout> raw = consume_layout(input, choices, kDataLimits);
-  const std::optional<ShapeWithLayout> shape = raw ? fit_for_data(*raw, kDataLimits) : std::nullopt;
+  const std::optional<ShapeWithLayout> shape = consume_data_layout(input, choices);
   if (!shape) return;
   const Printed s{*shape};
   std::optional<impl::PackPlan> built;

@@ -6,7 +6,8 @@
 // fuzz/corpus/<target>/catalog_<name>; relayout_differential gets the pairs
 // entry -> untiled and untiled -> entry (same dims and width). A few
 // RECIPE-mode seeds (recipe_<k>, fixed pseudo-random bytes) start the
-// recipe's side. Hand-written seeds live beside them under other names.
+// recipe's side, and KERNEL-mode seeds of pack_roundtrip (kernel_<k>) its
+// SIMD kernels. Hand-written seeds live beside them under other names.
 //
 //   fuzz_write_seeds DIR          (re)write the generated seeds under DIR
 //   fuzz_write_seeds --check DIR  exit 1 unless every generated seed under DIR
@@ -50,11 +51,18 @@ std::map<std::string, std::string> catalogue_seeds() {
   }
   for (uint64_t k = 1; k <= 4; ++k) {
     std::vector<uint8_t> bytes = tilecheck::fuzz::random_bytes(k, 16 * k);
-    bytes.back() &= 0xFE;  // RECIPE mode
+    bytes.back() &= 0xFC;  // RECIPE mode
     for (const char* target : {"index_differential", "pack_roundtrip", "relayout_differential"}) {
       seeds[std::string(target) + "/recipe_" + std::to_string(k)] =
           std::string(bytes.begin(), bytes.end());
     }
+  }
+  // KERNEL mode (pack_roundtrip only): every layout kind of make_kernel_layout
+  // is a few choices away from one of these.
+  for (uint64_t k = 1; k <= 8; ++k) {
+    std::vector<uint8_t> bytes = tilecheck::fuzz::random_bytes(100 + k, 24 + 8 * k);
+    bytes.back() = static_cast<uint8_t>((bytes.back() & 0xFC) | 2);
+    seeds["pack_roundtrip/kernel_" + std::to_string(k)] = std::string(bytes.begin(), bytes.end());
   }
   return seeds;
 }
