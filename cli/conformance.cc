@@ -13,8 +13,8 @@
 #include "cli/common.h"
 #include "cli/conformance_worker.h"
 #include "cli/gate_checks.h"
-#include "properties/layout_recipe.h"
-#include "properties/property_support.h"
+#include "gen/layout_recipe.h"
+#include "gen/sweep.h"
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -116,7 +116,7 @@ class Checker {
     const int64_t count = spec::element_count(shape);
     if (count == 0) return elements;
     if (count <= options_.exhaustive_limit) {
-      props::for_each_element(shape, [&](const Element& e) { elements.push_back(e); });
+      gen::for_each_element(shape, [&](const Element& e) { elements.push_back(e); });
       return elements;
     }
     std::mt19937_64 rng(options_.seed);
@@ -198,7 +198,7 @@ class Checker {
     std::mt19937_64 rng(options_.seed);
     std::vector<uint8_t> dense(static_cast<size_t>(spec::dense_byte_size(shape)));
     for (uint8_t& b : dense) b = static_cast<uint8_t>(rng());
-    return props::canonical_dense(shape, std::move(dense));
+    return gen::canonical_dense(shape, std::move(dense));
   }
 
   // "position 5 = element (1,2)" for each position with bits in byte k.
@@ -326,7 +326,7 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
   // A hang costs --timeout per attempt: report it as found.
   if (s.verdict.problem.rfind("hung", 0) == 0) return s;
   const int64_t budget =
-      std::max(spec::padded_element_count(failing), props::kExhaustiveLimits.max_padded_elements);
+      std::max(spec::padded_element_count(failing), gen::kExhaustiveLimits.max_padded_elements);
   int attempts = 0;
   bool progress = true;
   while (progress && attempts < kMaxAttempts) {
@@ -397,13 +397,13 @@ struct OriginLayout {
 };
 
 // Deterministic choices for the recipe: a splitmix64 stream from --seed.
-class SeededChoices : public props::PicksFromRange<SeededChoices> {
+class SeededChoices : public gen::PicksFromRange<SeededChoices> {
  public:
   explicit SeededChoices(uint64_t seed) : state_(seed) {}
   int64_t in_range(int64_t lo, int64_t hi) {
     if (hi <= lo) return lo;
     const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    return lo + static_cast<int64_t>(props::splitmix64(state_) % span);
+    return lo + static_cast<int64_t>(gen::splitmix64(state_) % span);
   }
 
  private:
@@ -430,7 +430,7 @@ void for_each_layout(const std::vector<std::string>& given, const GateOptions& o
     ++report.generated_layouts;
     visit({"generated layout " + std::to_string(k + 1) + " (seed " + std::to_string(options.seed) +
                ")",
-           props::make_layout(choices, props::kExhaustiveLimits)});
+           gen::make_layout(choices, gen::kExhaustiveLimits)});
   }
 }
 

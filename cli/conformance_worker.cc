@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include <tilecheck/conformance_plugin.h>
-#include "properties/property_support.h"
+#include "check/buffers.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::cli {
@@ -179,7 +179,7 @@ std::vector<uint8_t> answer(const LoadedImpl& impl, const std::vector<uint8_t>& 
       const std::vector<uint8_t> src_copy = src;
       const size_t dst_bytes = static_cast<size_t>(in.i64());
       // Pre-filled with a nonzero pattern, so padding left unwritten shows.
-      props::GuardedBuffer dst(dst_bytes, 0xA5);
+      check::GuardedBuffer dst(dst_bytes, 0xA5);
       const int status =
           impl.pack(layout.c_str(), src_copy.data(), src_copy.size(), dst.span().data(), dst_bytes);
       const std::vector<uint8_t> after = dst.bytes();

@@ -38,7 +38,7 @@ inline ExecChoice consume_exec_choice(Choices& choices) {
   }
   // Mostly one thread (a thread start per input would dominate), sometimes
   // the automatic count, which the lowered threshold makes all cores.
-  e.options.threads = props::sometimes(choices, 1, 16) ? 0 : 1;
+  e.options.threads = gen::sometimes(choices, 1, 16) ? 0 : 1;
   return e;
 }
 

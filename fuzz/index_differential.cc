@@ -105,7 +105,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
 
   check_sizes(*shape, *plan, s);
   if (plan->element_count() > 0) {
-    check_element(*shape, *plan, props::make_element(choices, *shape), choices, s);
+    check_element(*shape, *plan, gen::make_element(choices, *shape), choices, s);
   }
   check_position(*shape, *plan, choices, s);
 }

@@ -12,8 +12,8 @@ namespace {
 
 // The layout of a TEXT (low bit 1) or RECIPE mode byte.
 std::optional<ShapeWithLayout> layout_of_mode(uint8_t mode, FuzzedDataProvider& input, Choices& choices,
-                                              const props::RecipeLimits& recipe_limits) {
-  if ((mode & 1) == 0) return props::make_layout(choices, recipe_limits);
+                                              const gen::RecipeLimits& recipe_limits) {
+  if ((mode & 1) == 0) return gen::make_layout(choices, recipe_limits);
   try {
     return parse_shape(input.ConsumeRandomLengthString());
   } catch (const Error&) {
@@ -24,30 +24,30 @@ std::optional<ShapeWithLayout> layout_of_mode(uint8_t mode, FuzzedDataProvider& 
 }  // namespace
 
 std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
-                                              const props::RecipeLimits& recipe_limits) {
+                                              const gen::RecipeLimits& recipe_limits) {
   return layout_of_mode(input.ConsumeIntegral<uint8_t>(), input, choices, recipe_limits);
 }
 
 std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
-                                            const props::RecipeLimits& limits) {
+                                            const gen::RecipeLimits& limits) {
   try {
     spec::validate(shape);
   } catch (const Error&) {
     return std::nullopt;
   }
   // Valid, so the element count fits int64, as fit_to_budget assumes.
-  props::fit_to_budget(shape, limits);
+  gen::fit_to_budget(shape, limits);
   return shape;
 }
 
 std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Choices& choices) {
   const uint8_t mode = input.ConsumeIntegral<uint8_t>();
-  if ((mode & 3) == 2) return props::make_kernel_layout(choices, kKernelElements);
+  if ((mode & 3) == 2) return gen::make_kernel_layout(choices, kKernelElements);
   const std::optional<ShapeWithLayout> raw = layout_of_mode(mode, input, choices, kDataLimits);
   return raw ? fit_for_data(*raw, kDataLimits) : std::nullopt;
 }
 
-bool valid_within(const ShapeWithLayout& shape, const props::RecipeLimits& limits) {
+bool valid_within(const ShapeWithLayout& shape, const gen::RecipeLimits& limits) {
   try {
     spec::validate(shape);
     return spec::element_count(shape) <= limits.max_elements &&
@@ -77,7 +77,7 @@ std::vector<uint8_t> random_bytes(uint64_t seed, size_t size) {
   // A word at a time: buffers reach tens of kilobytes, and a loop per byte
   // would cost a coverage callback per byte.
   for (size_t i = 0; i < size; i += 8) {
-    const uint64_t word = props::splitmix64(seed);
+    const uint64_t word = gen::splitmix64(seed);
     uint8_t little_endian[8];
     for (int k = 0; k < 8; ++k) little_endian[k] = static_cast<uint8_t>(word >> (8 * k));
     std::memcpy(bytes.data() + i, little_endian, std::min<size_t>(8, size - i));

@@ -11,7 +11,7 @@
 //                            catalogue, the TPU formats stay readable), and the
 //                            fuzzer mutates real layouts textually. The text may
 //                            be invalid or huge: each target says what it does.
-//   last byte, low bit = 0   RECIPE: properties/layout_recipe.h make_layout,
+//   last byte, low bit = 0   RECIPE: gen/layout_recipe.h make_layout,
 //                            its choices read from the remaining bytes
 //                            (FuzzedChoices). Always a valid, small layout;
 //                            an exhausted input yields the simplest one.
@@ -38,13 +38,13 @@
 #include <string_view>
 #include <vector>
 
-#include "properties/fuzzed_choices.h"
-#include "properties/layout_recipe.h"
+#include "gen/fuzzed_choices.h"
+#include "gen/layout_recipe.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {
 
-using Choices = props::FuzzedChoices<FuzzedDataProvider>;
+using Choices = gen::FuzzedChoices<FuzzedDataProvider>;
 
 // Bounds for the targets that touch every element (pack, relayout). The
 // spec's reference pack indexes every element (a few small vectors each,
@@ -55,7 +55,7 @@ using Choices = props::FuzzedChoices<FuzzedDataProvider>;
 // targets hunt (ragged tails, padding, bit order, combined dims) all show on
 // small arrays. 4096 padded positions keep the pred format T(32,128)(32,1)
 // whole. TEXT layouts larger than this are shrunk to fit the same way.
-inline constexpr props::RecipeLimits kDataLimits{32, 4096};
+inline constexpr gen::RecipeLimits kDataLimits{32, 4096};
 
 // Layouts of KERNEL mode have at most this many elements: a transposing
 // panel's 16x16 block needs 256 and the u8 (4,1) vector loops 4 rows of 64
@@ -65,14 +65,14 @@ inline constexpr int64_t kKernelElements = 1024;
 // A shape from the input, or nullopt when TEXT does not parse. RECIPE mode
 // gives a valid layout within `recipe_limits`; TEXT mode whatever parses.
 std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
-                                              const props::RecipeLimits& recipe_limits);
+                                              const gen::RecipeLimits& recipe_limits);
 
 // For the data targets: nullopt unless `shape` passes spec::validate, else
-// the shape shrunk into `limits` (props::fit_to_budget: halve the largest
+// the shape shrunk into `limits` (gen::fit_to_budget: halve the largest
 // dim, drop trailing tiles too large on their own), so that the catalogue's
 // large TEXT entries still seed those targets. RECIPE layouts already fit.
 std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
-                                            const props::RecipeLimits& limits);
+                                            const gen::RecipeLimits& limits);
 
 // For pack_roundtrip: in KERNEL mode a layout shaped for the SIMD kernels
 // (at most kKernelElements), else consume_layout then fit_for_data within
@@ -81,7 +81,7 @@ std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Ch
 
 // True when `shape` passes spec::validate and has at most limits.max_elements
 // elements and limits.max_padded_elements padded positions.
-bool valid_within(const ShapeWithLayout& shape, const props::RecipeLimits& limits);
+bool valid_within(const ShapeWithLayout& shape, const gen::RecipeLimits& limits);
 
 // The input bytes that decode, in TEXT mode, to `layout_texts` (read one
 // after the other, as a target reads them), then to `choice_bytes` for the

@@ -24,7 +24,7 @@
 #include "fuzz/check.h"
 #include "fuzz/exec_choice.h"
 #include "fuzz/layout_source.h"
-#include "properties/property_support.h"
+#include "check/buffers.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -60,8 +60,8 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   const impl::PackPlan& plan = *built;
 
   // Threads: mostly 1 (a thread start per input would dominate), sometimes 2.
-  const impl::ExecOptions options{props::sometimes(choices, 1, 16) ? 2 : 1};
-  const std::vector<uint8_t> dense = props::make_dense_data(choices, *shape);
+  const impl::ExecOptions options{gen::sometimes(choices, 1, 16) ? 2 : 1};
+  const std::vector<uint8_t> dense = gen::make_dense_data(choices, *shape);
   const std::vector<uint8_t> expected = spec::pack(*shape, dense);
   std::vector<uint8_t> physical(expected.size(), 0xA5);
   plan.pack(dense, physical, options);
@@ -71,7 +71,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
 
   std::vector<uint8_t> round(dense.size(), 0x5A);
   plan.unpack(physical, round, options);
-  const std::vector<uint8_t> canonical = props::canonical_dense(*shape, dense);
+  const std::vector<uint8_t> canonical = gen::canonical_dense(*shape, dense);
   FUZZ_CHECK(round == canonical,
              s << ": unpack(pack(x)) != x, " << first_difference(round, canonical));
 
@@ -89,13 +89,13 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   // (fuzz/exec_choice.h), into 64-byte-aligned guarded buffers (the impl
   // streams only into aligned ones).
   const ExecChoice exec = consume_exec_choice(choices);
-  const props::ScopedTarget on(exec.target);
-  props::GuardedBuffer out(expected.size(), 0xA5);
+  const check::ScopedTarget on(exec.target);
+  check::GuardedBuffer out(expected.size(), 0xA5);
   plan.pack(dense, out.span(), exec.options);
   FUZZ_CHECK(out.intact(), s << ": pack wrote outside the buffer (" << exec.describe() << ")");
   FUZZ_CHECK(out.bytes() == expected, s << ": pack differs from the spec, " << first_difference(out.bytes(), expected)
                                         << " (" << exec.describe() << ")");
-  props::GuardedBuffer back(dense.size(), 0x5A);
+  check::GuardedBuffer back(dense.size(), 0x5A);
   plan.unpack(garbage, back.span(), exec.options);
   FUZZ_CHECK(back.intact(), s << ": unpack wrote outside the buffer (" << exec.describe() << ")");
   FUZZ_CHECK(back.bytes() == spec_unpacked, s << ": unpack of a buffer with garbage padding, "

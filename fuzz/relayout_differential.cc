@@ -41,10 +41,10 @@ ShapeWithLayout on_dims(ShapeWithLayout partner, const std::vector<int64_t>& dim
 }
 
 Layout second_layout_from_recipe(const ShapeWithLayout& first, Choices& choices) {
-  if (props::sometimes(choices, 1, 8)) return first.layout;
-  const ShapeWithLayout donor = props::make_layout(choices, kDataLimits);
+  if (gen::sometimes(choices, 1, 8)) return first.layout;
+  const ShapeWithLayout donor = gen::make_layout(choices, kDataLimits);
   Layout layout = donor.layout;
-  layout.minor_to_major = props::make_minor_to_major(choices, first.rank());
+  layout.minor_to_major = gen::make_minor_to_major(choices, first.rank());
   layout.element_size_bits = first.layout.element_size_bits;  // same width
   return layout;
 }
@@ -81,7 +81,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   FUZZ_CHECK(!rejected, Printed{*from} << " -> " << Printed{to}
                                        << ": the spec accepts both, the impl rejects them: "
                                        << *rejected);
-  const impl::ExecOptions options{props::sometimes(choices, 1, 16) ? 2 : 1};
+  const impl::ExecOptions options{gen::sometimes(choices, 1, 16) ? 2 : 1};
   const std::vector<uint8_t> src = random_bytes(
       static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), spec::byte_size(*from));
   const std::vector<uint8_t> expected = spec::pack(to, spec::unpack(*from, src));

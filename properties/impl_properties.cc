@@ -17,13 +17,17 @@
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
-#include "properties/property_support.h"
+#include "check/buffers.h"
+#include "gen/sweep.h"
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::props {
 namespace {
+
+using check::GuardedBuffer;
+using check::ScopedTarget;
 
 constexpr uint8_t kGarbage = 0xA5;
 

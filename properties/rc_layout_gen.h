@@ -1,4 +1,4 @@
-// RapidCheck generators over the layout recipe (properties/layout_recipe.h).
+// RapidCheck generators over the layout recipe (gen/layout_recipe.h).
 //
 // RcChoices turns every recipe choice into a `*rc::gen` pick inside
 // rc::gen::exec, so RapidCheck records and shrinks the choices themselves:
@@ -16,10 +16,13 @@
 #include <span>
 #include <vector>
 
-#include "properties/layout_recipe.h"
+#include "gen/layout_recipe.h"
 #include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::props {
+
+// The properties draw from the recipe of gen/ by its own names.
+using namespace tilecheck::gen;
 
 class RcChoices : public PicksFromRange<RcChoices> {
  public:
@@ -78,10 +81,13 @@ namespace tilecheck {
 
 inline void showValue(const ShapeWithLayout& shape, std::ostream& os) { os << print_shape(shape); }
 
-namespace props {
+namespace gen {
 inline void showValue(const InvalidLayout& invalid, std::ostream& os) {
   os << invalid_kind_name(invalid.kind) << ": " << invalid.text;
 }
+}  // namespace gen
+
+namespace props {
 inline void showValue(const LayoutAndElement& v, std::ostream& os) {
   os << print_shape(v.shape) << " element (";
   for (size_t i = 0; i < v.element.size(); ++i) os << (i ? "," : "") << v.element[i];

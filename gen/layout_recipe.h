@@ -9,7 +9,7 @@
 //   bool    c.flip()                              a coin
 //
 // so the same code serves RapidCheck (properties/rc_layout_gen.h: every
-// choice is a shrinkable `*gen`), libFuzzer (properties/fuzzed_choices.h:
+// choice is a shrinkable `*gen`), libFuzzer (gen/fuzzed_choices.h:
 // choices read from a FuzzedDataProvider) and any runner that replays choices.
 //
 // Shrinking contract: the SMALLEST choice means the SIMPLEST layout. A source
@@ -41,7 +41,7 @@
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 
-namespace tilecheck::props {
+namespace tilecheck::gen {
 
 template <class C>
 concept LayoutChoices = requires(C& c, int64_t lo, int64_t hi, std::span<const int> weights) {
@@ -572,4 +572,4 @@ InvalidLayout make_invalid_layout(C& c, const RecipeLimits& limits = {}) {
   return {kind, print_shape(shape), shape};
 }
 
-}  // namespace tilecheck::props
+}  // namespace tilecheck::gen

@@ -7,10 +7,10 @@
 #include <set>
 #include <string>
 
-#include "properties/layout_recipe.h"
+#include "gen/layout_recipe.h"
 #include <tilecheck/spec/semantics.h>
 
-namespace tilecheck::props {
+namespace tilecheck::gen {
 namespace {
 
 class SeededChoices : public PicksFromRange<SeededChoices> {
@@ -106,4 +106,4 @@ TEST(RecipeCoverage, LowestChoicesGiveTheSimplestLayout) {
 }
 
 }  // namespace
-}  // namespace tilecheck::props
+}  // namespace tilecheck::gen

@@ -1,23 +1,23 @@
 // The layout recipe's choices read from libFuzzer input.
 //
 // FuzzedChoices<Provider> adapts LLVM's FuzzedDataProvider (or anything with
-// the same three calls) to properties/layout_recipe.h, so the fuzzers
+// the same three calls) to gen/layout_recipe.h, so the fuzzers
 // generate layouts with the same recipe as the properties. It is a template
 // so this header needs no compiler-specific include. FuzzedDataProvider
 // returns the low end of a range once the input is used up, which the recipe
 // maps to the simplest layout: short inputs mean small layouts.
 //
 //   FuzzedDataProvider fdp(data, size);
-//   tilecheck::props::FuzzedChoices choices(fdp);
-//   ShapeWithLayout shape = tilecheck::props::make_layout(choices);
+//   tilecheck::gen::FuzzedChoices choices(fdp);
+//   ShapeWithLayout shape = tilecheck::gen::make_layout(choices);
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "properties/layout_recipe.h"
+#include "gen/layout_recipe.h"
 
-namespace tilecheck::props {
+namespace tilecheck::gen {
 
 template <class Provider>
 class FuzzedChoices : public PicksFromRange<FuzzedChoices<Provider>> {
@@ -32,4 +32,4 @@ class FuzzedChoices : public PicksFromRange<FuzzedChoices<Provider>> {
   Provider& provider_;
 };
 
-}  // namespace tilecheck::props
+}  // namespace tilecheck::gen

@@ -1,42 +1,22 @@
-// Helpers shared by the property files: exhaustive element sweeps, the
-// reduced budget for them, and buffers with guard bytes that catch writes
-// outside a span even when the code under test is not instrumented (the
-// mutant libraries are built without sanitizers).
+// What every check of an implementation runs it in: buffers with guard bytes
+// that catch writes outside a span even when the code under test is not
+// instrumented (the mutant libraries and other implementations are built
+// without sanitizers), and a scope that pins the impl's SIMD dispatch to one
+// Highway target.
 #pragma once
 
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <span>
 #include <vector>
 
-#include "properties/layout_recipe.h"
-#include <tilecheck/spec/semantics.h>
 
-namespace tilecheck::props {
-
-// Exhaustive sweeps (every element, every position) use a quarter of the
-// recipe's default budget: the spec is deliberately slow, and 1,000 cases
-// must stay within seconds under ASan.
-inline constexpr RecipeLimits kExhaustiveLimits{.max_elements = int64_t{1} << 10,
-                                                .max_padded_elements = int64_t{1} << 12};
-
-// Calls f(element) for every element of the shape, row-major (dim 0 most major).
-template <class F>
-void for_each_element(const ShapeWithLayout& shape, F f) {
-  const int64_t count = spec::element_count(shape);
-  std::vector<int64_t> e(shape.dims.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    f(e);
-    for (size_t d = e.size(); d-- > 0;) {
-      if (++e[d] < shape.dims[d]) break;
-      e[d] = 0;
-    }
-  }
-}
+namespace tilecheck::check {
 
 // A byte buffer of `size` bytes pre-filled with `fill`, between two guard
 // zones of kGuard bytes; intact() says whether the guards still hold their
@@ -83,4 +63,4 @@ class ScopedTarget {
   ScopedTarget& operator=(const ScopedTarget&) = delete;
 };
 
-}  // namespace tilecheck::props
+}  // namespace tilecheck::check
