@@ -67,17 +67,6 @@ std::vector<int64_t> parse_coordinates(std::string_view text) {
   return values;
 }
 
-std::string join(const std::vector<int64_t>& values, std::string_view separator) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += separator;
-    out += std::to_string(values[i]);
-  }
-  return out;
-}
-
-std::string tuple(const std::vector<int64_t>& values) { return "(" + join(values) + ")"; }
-
 void print_json(const nlohmann::json& value) { std::cout << value.dump() << "\n"; }
 
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout) {

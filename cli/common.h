@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check/gate.h"
 #include <tilecheck/spec/model.h>
 
 namespace CLI {
@@ -48,10 +49,10 @@ std::vector<int64_t> parse_coordinates(std::string_view text);
 // A whole int64, no sign games or trailing characters. Throws Error naming `what`.
 int64_t parse_int64(std::string_view text, std::string_view what);
 
-// "2,3" (no parentheses), the form the commands print and accept.
-std::string join(const std::vector<int64_t>& values, std::string_view separator = ",");
-// "(2,3)", the form the document writes tuples in.
-std::string tuple(const std::vector<int64_t>& values);
+// "2,3" (no parentheses), the form the commands print and accept, and
+// "(2,3)", the form the document writes tuples in (check/gate.h).
+using check::join;
+using check::tuple;
 
 // Prints `value` on stdout on one line.
 void print_json(const nlohmann::json& value);

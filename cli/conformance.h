@@ -1,29 +1,5 @@
-// The conformance runner: `tilecheck gate --impl PATH.so` checks another
-// implementation of tiled layouts against the spec.
-//
-// The library exports the functions of tilecheck/conformance_plugin.h; it runs in
-// a child process (cli/conformance_worker.h). Every exported function is
-// checked on each layout, in this order:
-//   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
-//   2. --cases layouts from the properties' generator (properties/
-//      layout_recipe.h, make_layout with the exhaustive budget), drawn from a
-//      stream seeded by --seed, so a run is deterministic;
-// or only the layouts given with --layout. Per function and layout:
-//   linear_index  every element (sampled above --exhaustive-limit) against
-//                 spec::linear_index; the answer for the first element
-//                 decides whether the layout is supported, and a later
-//                 element answered differently is a failure;
-//   byte_size     against spec::byte_size;
-//   pack          seeded random dense data against spec::pack, every byte
-//                 (padding must be zero), no write outside dst, src unchanged.
-// A nonzero return is "not supported": the layout counts as skipped for that
-// function. A crash, abort, exit or hang (--timeout) is a failure.
-//
-// The first failure of a function is shrunk: smaller dims, fewer dims, fewer
-// tile levels and entries, no L/E/S, the default minor_to_major, smaller tile
-// entries, f32 -- each candidate re-checked in the child and kept while it
-// still fails -- and the minimal case is printed with the element or buffer,
-// expected vs actual, and a command reproducing it. Other functions go on.
+// `tilecheck gate --impl PATH.so [--timeout S]`: flags and printing over the
+// conformance engine (conformance/runner.h says what is checked and how).
 //
 // Exit: 0 when every checked case passed (the table gives checked and
 // skipped counts per function), 1 on a failure, 2 when the library cannot be

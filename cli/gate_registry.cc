@@ -1,17 +1,18 @@
 // Every check `tilecheck gate` runs. To add yours: one line below calling the
 // registration function that lives in your own file.
+#include "check/checks.h"
+#include "check/impl_checks.h"
 #include "cli/gate.h"
-#include "cli/gate_checks.h"
-#include "cli/impl_gate_checks.h"
+#include "properties/property_registry.h"
 
 namespace tilecheck::cli {
 
 GateRegistry standard_gate() {
   GateRegistry registry;
-  add_spec_gate_checks(registry);  // cli/gate_checks.cc
-  add_property_gate_checks(registry);  // cli/gate_properties.cc
-  add_impl_gate_checks(registry);  // cli/impl_gate_checks.cc
-  add_proof_gate_checks(registry);  // cli/prove.cc
+  check::add_spec_gate_checks(registry);        // check/checks.cc
+  props::add_property_gate_checks(registry);   // properties/gate_checks.cc
+  check::add_impl_gate_checks(registry);        // check/impl_checks.cc
+  check::add_proof_gate_checks(registry);       // check/proof_checks.cc
   return registry;
 }
 

@@ -1,8 +1,9 @@
 // tilecheck prove LAYOUT | --catalog, tilecheck equiv A B: the Z3 proofs of
 // proofs/ (the logic and the output are proofs/prove_command.h; this file only
-// parses flags), and the gate's suite check running the catalogue proofs.
+// parses flags). The gate's suite check running the catalogue proofs is
+// check/proof_checks.cc.
 //
-// Exit codes as issue 6 specifies: 0 proved, 1 refuted, 2 bad input,
+// Exit codes: 0 proved, 1 refuted, 2 bad input,
 // 3 unknown (timeout). run_main knows 0-2 only, so a non-zero status is
 // returned with std::exit after flushing the output.
 #include <cstdlib>
@@ -12,8 +13,6 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/gate.h"
-#include "proofs/obligations.h"
 #include "proofs/prove_command.h"
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
@@ -62,49 +61,6 @@ void add_equiv_command(CLI::App& app) {
     const int status = proofs::run_equiv(*args, std::cout, std::cerr);
     if (status != 0) exit_with(status);
   });
-}
-
-void add_proof_gate_checks(GateRegistry& registry) {
-  registry.add_suite_check(
-      "proofs",
-      "Z3: P1-P3 and P5 for every catalogue layout with every dim symbolic, P5 with its dims; the impl's FastDiv",
-      [](const GateOptions&) {
-        proofs::Prover prover({10000, ""});
-        int64_t proved = 0;
-        std::string unknown, refuted;
-        auto tally = [&](const std::string& name, const proofs::Outcome& o) {
-          if (o.verdict == proofs::Verdict::kRefuted && refuted.empty()) {
-            refuted = name + " " + o.name + " refuted" +
-                      (o.counterexample ? ": " + o.counterexample->explanation : "");
-          } else if (o.verdict == proofs::Verdict::kProved) {
-            ++proved;
-          } else if (o.verdict == proofs::Verdict::kUnknown) {
-            unknown += (unknown.empty() ? "" : ", ") + name + " " + o.name;
-          }
-        };
-        for (const CatalogEntry& entry : catalog()) {
-          const std::string name(entry.name);
-          ShapeWithLayout shape = parse_shape(entry.layout);
-          // P5 with the catalogue's own dims covers the impl's index programs too.
-          tally(name + " (its dims)", prover.prove_no_overflow(shape));
-          for (int64_t& d : shape.dims) d = kSymbolicDim;
-          for (const proofs::Outcome& o : prover.prove(shape)) tally(name, o);
-          tally(name, prover.prove_no_overflow(shape));
-          if (!refuted.empty()) return CheckResult::failed(refuted, proved);
-        }
-        for (const proofs::Outcome& o : prover.shared_lemmas()) {
-          tally("lemma", o);
-          if (!refuted.empty()) return CheckResult::failed(refuted, proved);
-        }
-        // The impl's division by constants (proofs/fast_div.cc).
-        for (const proofs::Outcome& o : prover.prove_fast_div()) {
-          tally("impl", o);
-          if (!refuted.empty()) return CheckResult::failed(refuted, proved);
-        }
-        return CheckResult::passed(
-            proved, std::to_string(proved) + " obligations proved" +
-                        (unknown.empty() ? "" : "; unknown (timeout): " + unknown));
-      });
 }
 
 }  // namespace tilecheck::cli

@@ -1,6 +1,6 @@
 // The property suites as data, so that one definition serves two runners:
 // the GoogleTest binaries under ctest (props_main.cc registers each property
-// as a test) and `tilecheck gate` (cli/gate_properties.cc runs them through
+// as a test) and `tilecheck gate` (properties/gate_checks.cc runs them through
 // RapidCheck directly with a chosen number of cases).
 //
 // A property body is a RapidCheck testable: a void() function that draws its
@@ -14,19 +14,27 @@
 #include <string>
 #include <vector>
 
+namespace tilecheck::check {
+class GateRegistry;
+}  // namespace tilecheck::check
+
 namespace tilecheck::props {
 
 struct PropertyInfo {
   std::string suite;  // GoogleTest suite name
   std::string name;   // GoogleTest test name
   std::string check;  // `tilecheck gate` check name: p<N>_..., recipe_...
-  std::string what;   // one line: the property, with its number in issue 4
+  std::string what;   // one line: the property, with its number in README's list
   void (*body)();
 };
 
 std::vector<PropertyInfo> recipe_property_suite();  // recipe_properties.cc
 std::vector<PropertyInfo> spec_property_suite();    // spec_properties.cc
 std::vector<PropertyInfo> impl_property_suite();    // impl_properties.cc
+
+// Every property of the three suites as a suite check of the gate
+// (properties/gate_checks.cc).
+void add_property_gate_checks(check::GateRegistry& registry);
 
 // The seed every runner uses unless told otherwise.
 inline constexpr uint64_t kDefaultSeed = 20261122;

@@ -6,13 +6,14 @@
 
 #include "cli/common.h"
 #include "cli/gate.h"
-#include "cli/gate_checks.h"
+#include "check/checks.h"
 #include <tilecheck/spec/semantics.h>
 
 namespace {
 
 using namespace tilecheck;
 using namespace tilecheck::cli;
+using namespace tilecheck::check;
 
 // The spec's mapping, except that an element whose most minor coordinate is
 // 1 is placed where its neighbour with coordinate 0 sits: a collision.

@@ -1,13 +1,12 @@
-#include "cli/gate_checks.h"
+#include "check/checks.h"
 
 #include <algorithm>
 #include <random>
 
-#include "cli/common.h"
 #include <tilecheck/spec/reshape_formulation.h>
 #include <tilecheck/spec/semantics.h>
 
-namespace tilecheck::cli {
+namespace tilecheck::check {
 namespace {
 
 using Rng = std::mt19937_64;
@@ -285,4 +284,4 @@ void add_spec_gate_checks(GateRegistry& registry) {
       });
 }
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::check

@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/gate.h"
+#include "check/gate.h"
 #include <tilecheck/spec/model.h>
 
-namespace tilecheck::cli {
+namespace tilecheck::check {
 
 using Element = std::vector<int64_t>;
 using IndexFn = std::function<int64_t(const Element&)>;
@@ -66,6 +66,6 @@ PackFunctions spec_pack_functions(const ShapeWithLayout& shape);
 // formulas_agree, bijection, pack_round_trip over the spec (the gate's checks
 // of the spec against itself).
 void add_spec_gate_checks(GateRegistry& registry);
-void add_proof_gate_checks(GateRegistry& registry);  // cli/prove.cc: Z3 proofs of the catalogue
+void add_proof_gate_checks(GateRegistry& registry);  // check/proof_checks.cc: Z3 proofs of the catalogue
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::check

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace tilecheck::cli {
+namespace tilecheck::conformance {
 
 // Which of the three functions the library exports.
 struct ImplExports {
@@ -95,4 +95,4 @@ class ImplWorker {
   std::optional<WorkerFailure> failed_;
 };
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::conformance

@@ -7,10 +7,10 @@
 //                     buffer with garbage padding, at 1 and 2 threads.
 #pragma once
 
-#include "cli/gate.h"
+#include "check/gate.h"
 
-namespace tilecheck::cli {
+namespace tilecheck::check {
 
 void add_impl_gate_checks(GateRegistry& registry);
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::check

@@ -1,13 +1,12 @@
-#include "cli/impl_gate_checks.h"
+#include "check/impl_checks.h"
 
 #include <random>
 
-#include "cli/common.h"
-#include "cli/gate_checks.h"
+#include "check/checks.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/semantics.h>
 
-namespace tilecheck::cli {
+namespace tilecheck::check {
 namespace {
 
 std::string shown(const std::optional<Element>& e) { return e ? tuple(*e) : "padding"; }
@@ -99,4 +98,4 @@ void add_impl_gate_checks(GateRegistry& registry) {
                             impl_pack);
 }
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::check

@@ -1,13 +1,13 @@
-// The gate's check bodies (cli/gate_checks.h) pass on the spec and fail, with
+// The gate's check bodies (check/checks.h) pass on the spec and fail, with
 // a counterexample, on deliberately broken index, delinearize and pack
 // functions: each check can fail.
 #include <gtest/gtest.h>
 
-#include "cli/gate_checks.h"
+#include "check/checks.h"
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 
-namespace tilecheck::cli {
+namespace tilecheck::check {
 namespace {
 
 const ShapeWithLayout kFigure1 = parse_shape("f32[3,5]{1,0:T(2,2)}");
@@ -167,4 +167,4 @@ TEST(GateChecks, DuplicateCheckNamesAreRejected) {
 }
 
 }  // namespace
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::check

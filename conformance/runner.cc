@@ -1,0 +1,418 @@
+#include "conformance/runner.h"
+
+#include <algorithm>
+#include <functional>
+#include <iomanip>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "check/checks.h"
+#include "conformance/worker.h"
+#include "gen/layout_recipe.h"
+#include "gen/sweep.h"
+#include <tilecheck/spec/catalog.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
+
+namespace tilecheck::conformance {
+
+using check::GateOptions;
+using check::join;
+using check::tuple;
+using check::Element;
+
+namespace {
+
+
+// Each function's name, what one of its cases is, and its export flag.
+struct FunctionInfo {
+  const char* name;
+  const char* case_unit;
+  bool ImplExports::*exported;
+};
+
+const FunctionInfo& info(ImplFunction f) {
+  static const FunctionInfo table[] = {{"linear_index", "elements", &ImplExports::linear_index},
+                                       {"pack", "buffers", &ImplExports::pack},
+                                       {"byte_size", "sizes", &ImplExports::byte_size}};
+  return table[static_cast<int>(f)];
+}
+
+
+// A word the shell passes through unchanged, quoted only when needed.
+std::string shell_quote(const std::string& s) {
+  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) ||
+           std::string_view("_./-+=:,@").find(ch) != std::string_view::npos;
+  });
+  if (plain) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string hex_bytes(std::span<const uint8_t> bytes) {
+  std::ostringstream out;
+  out << std::hex << std::setfill('0');
+  for (size_t i = 0; i < bytes.size(); ++i) out << (i ? " " : "") << std::setw(2) << int(bytes[i]);
+  return out.str();
+}
+
+// Buffers up to this size are printed whole in a failure.
+constexpr size_t kPrintedBufferBytes = 64;
+
+
+class Checker {
+ public:
+  Checker(ImplWorker& worker, const GateOptions& options) : worker_(worker), options_(options) {}
+
+  // `one_at_a_time` sends elements one per request, to name the element a
+  // crash happens on.
+  Verdict check(ImplFunction f, const ShapeWithLayout& shape, bool one_at_a_time = false) {
+    switch (f) {
+      case ImplFunction::kLinearIndex:
+        return check_index(shape, one_at_a_time);
+      case ImplFunction::kPack:
+        return check_pack(shape);
+      case ImplFunction::kByteSize:
+        return check_size(shape);
+    }
+    return Verdict::skipped();
+  }
+
+ private:
+  static constexpr int64_t kBatch = 4096;  // elements per request
+
+  std::vector<Element> elements_to_check(const ShapeWithLayout& shape) const {
+    std::vector<Element> elements;
+    const int64_t count = spec::element_count(shape);
+    if (count == 0) return elements;
+    if (count <= options_.exhaustive_limit) {
+      gen::for_each_element(shape, [&](const Element& e) { elements.push_back(e); });
+      return elements;
+    }
+    std::mt19937_64 rng(options_.seed);
+    for (int64_t i = 0; i < options_.samples; ++i) {
+      Element e;
+      for (int64_t d : shape.dims)
+        e.push_back(std::uniform_int_distribution<int64_t>(0, d - 1)(rng));
+      elements.push_back(std::move(e));
+    }
+    return elements;
+  }
+
+  Verdict check_index(const ShapeWithLayout& shape, bool one_at_a_time) {
+    const std::string text = print_shape(shape);
+    const std::vector<Element> elements = elements_to_check(shape);
+    const int64_t batch = one_at_a_time ? 1 : kBatch;
+    std::optional<bool> supported;  // decided by the first element
+    for (size_t start = 0; start < elements.size(); start += batch) {
+      const size_t end = std::min(elements.size(), start + static_cast<size_t>(batch));
+      std::vector<int64_t> coords;
+      for (size_t k = start; k < end; ++k)
+        coords.insert(coords.end(), elements[k].begin(), elements[k].end());
+      const auto reply =
+          worker_.linear_index(text, shape.rank(), static_cast<int64_t>(end - start), coords);
+      if (reply.failure) {
+        const std::string where = end - start == 1 ? tuple(elements[start])
+                                                   : "one of " + std::to_string(end - start) +
+                                                         " elements from " + tuple(elements[start]);
+        return Verdict::crashed(*reply.failure, {{"element", where}});
+      }
+      for (size_t k = start; k < end; ++k) {
+        const IndexAnswer& a = (*reply.value)[k - start];
+        const Element& e = elements[k];
+        const bool ok = a.status == 0;
+        if (!supported) supported = ok;
+        if (ok != *supported) {
+          return Verdict::failure(
+              "inconsistent support: the first element was " +
+                  std::string(*supported ? "supported" : "answered 'not supported'") +
+                  ", this one " + (ok ? "was supported" : "returned " + std::to_string(a.status)),
+              {{"element", tuple(e)}});
+        }
+        if (!ok) continue;
+        const int64_t want = spec::linear_index(shape, e);
+        if (a.index != want) {
+          return Verdict::failure("wrong linear index",
+                                  {{"element", tuple(e)},
+                                   {"expected", std::to_string(want)},
+                                   {"actual", std::to_string(a.index)}},
+                                  "tilecheck index " + shell_quote(text) + " " +
+                                      shell_quote(join(e)) + "   (prints " + std::to_string(want) +
+                                      ")");
+        }
+      }
+    }
+    if (supported == false) return Verdict::skipped();
+    return Verdict::passed(static_cast<int64_t>(elements.size()));
+  }
+
+  Verdict check_size(const ShapeWithLayout& shape) {
+    const std::string text = print_shape(shape);
+    const auto reply = worker_.byte_size(text);
+    if (reply.failure) return Verdict::crashed(*reply.failure, {});
+    if (reply.value->status != 0) return Verdict::skipped();
+    const int64_t want = spec::byte_size(shape);
+    if (reply.value->bytes != want) {
+      return Verdict::failure(
+          "wrong byte size",
+          {{"expected", std::to_string(want) + " bytes"},
+           {"actual", std::to_string(reply.value->bytes) + " bytes"}},
+          "tilecheck size " + shell_quote(text) + "   (bytes " + std::to_string(want) + ")");
+    }
+    return Verdict::passed(1);
+  }
+
+  // The dense data of a pack check: seeded random bytes, the bits above the
+  // element width cleared (the plugin contract's "values in the low bits").
+  std::vector<uint8_t> dense_data(const ShapeWithLayout& shape) const {
+    std::mt19937_64 rng(options_.seed);
+    std::vector<uint8_t> dense(static_cast<size_t>(spec::dense_byte_size(shape)));
+    for (uint8_t& b : dense) b = static_cast<uint8_t>(rng());
+    return gen::canonical_dense(shape, std::move(dense));
+  }
+
+  // "position 5 = element (1,2)" for each position with bits in byte k.
+  static std::string byte_contents(const ShapeWithLayout& shape, int64_t k) {
+    const int64_t bits = shape.element_bits();
+    const int64_t padded = spec::padded_element_count(shape);
+    std::string out;
+    for (int64_t p = k * 8 / bits; p <= (k * 8 + 7) / bits && p < padded; ++p) {
+      const std::optional<Element> e = spec::delinearize(shape, p);
+      out += (out.empty() ? "" : "; ") + ("position " + std::to_string(p) + " = ") +
+             (e ? "element " + tuple(*e) : std::string("padding"));
+    }
+    return out.empty() ? "tail padding (L)" : out;
+  }
+
+  Verdict check_pack(const ShapeWithLayout& shape) {
+    const std::string text = print_shape(shape);
+    if (spec::element_count(shape) > options_.pack_limit) return Verdict::skipped();
+    const std::vector<uint8_t> dense = dense_data(shape);
+    const std::vector<uint8_t> want = spec::pack(shape, dense);
+    const auto reply = worker_.pack(text, dense, want.size());
+    std::vector<std::pair<std::string, std::string>> details;
+    details.emplace_back("dense source",
+                         dense.size() <= kPrintedBufferBytes
+                             ? "[" + hex_bytes(dense) + "]"
+                             : std::to_string(dense.size()) + " seeded random bytes");
+    if (reply.failure) return Verdict::crashed(*reply.failure, details);
+    const PackAnswer& a = *reply.value;
+    if (a.status != 0) return Verdict::skipped();
+    if (a.wrote_outside) return Verdict::failure("wrote outside the destination buffer", details);
+    if (a.changed_source) return Verdict::failure("modified the source buffer", details);
+    const auto differ = std::mismatch(want.begin(), want.end(), a.dst.begin());
+    if (differ.first == want.end()) return Verdict::passed(1);
+    const int64_t k = differ.first - want.begin();
+    details.emplace_back("first differing byte", std::to_string(k) + " of " +
+                                                     std::to_string(want.size()) + " (" +
+                                                     byte_contents(shape, k) + ")");
+    details.emplace_back("expected", "0x" + hex_bytes({&want[k], 1}));
+    details.emplace_back("actual", "0x" + hex_bytes({&a.dst[k], 1}));
+    if (want.size() <= kPrintedBufferBytes) {
+      details.emplace_back("expected buffer", "[" + hex_bytes(want) + "]");
+      details.emplace_back("actual buffer", "[" + hex_bytes(a.dst) + "]");
+    }
+    return Verdict::failure("wrong packed bytes", details);
+  }
+
+  ImplWorker& worker_;
+  const GateOptions& options_;
+};
+
+// ---------------------------------------------------------------------------
+// Shrinking: candidates one step simpler than a failing layout.
+
+bool valid_layout(const ShapeWithLayout& shape) {
+  try {
+    spec::validate(shape);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+std::vector<ShapeWithLayout> simpler_layouts(const ShapeWithLayout& s) {
+  std::vector<ShapeWithLayout> out;
+  auto with = [&](auto change) {
+    ShapeWithLayout c = s;
+    change(c);
+    if (!(c == s)) out.push_back(std::move(c));
+  };
+  with([](ShapeWithLayout& c) { c.layout.memory_space.reset(); });
+  with([](ShapeWithLayout& c) { c.layout.tail_padding_alignment.reset(); });
+  with([](ShapeWithLayout& c) { c.layout.element_size_bits.reset(); });
+  for (size_t t = s.layout.tiles.size(); t-- > 0;) {
+    with([&](ShapeWithLayout& c) { c.layout.tiles.erase(c.layout.tiles.begin() + t); });
+  }
+  with([](ShapeWithLayout& c) {
+    c.layout.minor_to_major = default_layout(c.rank()).minor_to_major;
+  });
+  for (size_t i = 0; i < s.dims.size(); ++i) {  // drop dim i
+    with([&](ShapeWithLayout& c) {
+      c.dims.erase(c.dims.begin() + i);
+      auto& m2m = c.layout.minor_to_major;
+      m2m.erase(std::find(m2m.begin(), m2m.end(), static_cast<int64_t>(i)));
+      for (int64_t& m : m2m) m -= m > static_cast<int64_t>(i);
+    });
+  }
+  for (size_t i = 0; i < s.dims.size(); ++i) {
+    for (int64_t smaller : {int64_t{1}, s.dims[i] / 2, s.dims[i] - 1}) {
+      if (smaller >= 1 && smaller < s.dims[i])
+        with([&](ShapeWithLayout& c) { c.dims[i] = smaller; });
+    }
+  }
+  for (size_t t = 0; t < s.layout.tiles.size(); ++t) {
+    const std::vector<int64_t>& entries = s.layout.tiles[t].dims;
+    for (size_t j = 0; j < entries.size(); ++j) {  // a shorter tile
+      with([&](ShapeWithLayout& c) {
+        auto& d = c.layout.tiles[t].dims;
+        d.erase(d.begin() + j);
+      });
+    }
+    for (size_t j = 0; j < entries.size(); ++j) {
+      const int64_t e = entries[j];
+      for (int64_t smaller : {int64_t{1}, e / 2, e - 1}) {
+        if (e != kCombineDim && smaller >= 1 && smaller < e) {
+          with([&](ShapeWithLayout& c) { c.layout.tiles[t].dims[j] = smaller; });
+        }
+      }
+    }
+  }
+  with([](ShapeWithLayout& c) { c.type = ElementType::kF32; });
+  return out;
+}
+
+
+// Greedy: take the first simpler candidate that still fails, until none
+// does (or the attempt budget is spent).
+Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, Verdict verdict) {
+  constexpr int kMaxAttempts = 2000;
+  Shrunk s{failing, std::move(verdict), 0};
+  // A hang costs --timeout per attempt: report it as found.
+  if (s.verdict.problem.rfind("hung", 0) == 0) return s;
+  const int64_t budget =
+      std::max(spec::padded_element_count(failing), gen::kExhaustiveLimits.max_padded_elements);
+  int attempts = 0;
+  bool progress = true;
+  while (progress && attempts < kMaxAttempts) {
+    progress = false;
+    for (const ShapeWithLayout& c : simpler_layouts(s.shape)) {
+      // Simpler never means more positions to check than now (or the budget).
+      if (!valid_layout(c) || spec::padded_element_count(c) > budget ||
+          (f == ImplFunction::kLinearIndex && spec::element_count(c) == 0)) {
+        continue;
+      }
+      if (++attempts > kMaxAttempts) break;
+      Verdict v = checker.check(f, c);
+      if (v.failed()) {
+        s = {c, std::move(v), s.steps + 1};
+        progress = true;
+        break;
+      }
+    }
+  }
+  // A crash inside a batch of elements: name the element.
+  if (f == ImplFunction::kLinearIndex && s.verdict.problem.rfind("crashed", 0) == 0) {
+    Verdict single = checker.check(f, s.shape, /*one_at_a_time=*/true);
+    if (single.failed()) s.verdict = std::move(single);
+  }
+  return s;
+}
+
+
+struct OriginLayout {
+  std::string origin;
+  ShapeWithLayout shape;
+};
+
+// Deterministic choices for the recipe: a splitmix64 stream from --seed.
+class SeededChoices : public gen::PicksFromRange<SeededChoices> {
+ public:
+  explicit SeededChoices(uint64_t seed) : state_(seed) {}
+  int64_t in_range(int64_t lo, int64_t hi) {
+    if (hi <= lo) return lo;
+    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+    return lo + static_cast<int64_t>(gen::splitmix64(state_) % span);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// Calls visit(layout) for every layout of the run, in order.
+void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOptions& options,
+                     ConformanceReport& report,
+                     const std::function<void(const OriginLayout&)>& visit) {
+  if (!given.empty()) {
+    for (const ShapeWithLayout& shape : given) {
+      ++report.given_layouts;
+      visit({"--layout", shape});
+    }
+    return;
+  }
+  for (const CatalogEntry& entry : catalog()) {
+    ++report.catalogue_layouts;
+    visit({"catalogue entry " + std::string(entry.name), parse_shape(entry.layout)});
+  }
+  SeededChoices choices(options.seed);
+  for (int64_t k = 0; k < options.property_cases; ++k) {
+    ++report.generated_layouts;
+    visit({"generated layout " + std::to_string(k + 1) + " (seed " + std::to_string(options.seed) +
+               ")",
+           gen::make_layout(choices, gen::kExhaustiveLimits)});
+  }
+}
+
+}  // namespace
+
+const char* function_name(ImplFunction f) { return info(f).name; }
+const char* case_unit(ImplFunction f) { return info(f).case_unit; }
+
+ConformanceReport run(const std::string& impl_path, double timeout_seconds,
+                      const std::vector<ShapeWithLayout>& given, const GateOptions& options) {
+  ImplWorker worker(impl_path, timeout_seconds);
+  ConformanceReport report;
+  report.impl_path = impl_path;
+  report.exports = worker.exports();
+  report.seed = options.seed;
+  for (ImplFunction f : kFunctions) {
+    FunctionReport fr;
+    fr.function = f;
+    fr.exported = worker.exports().*info(f).exported;
+    report.functions.push_back(fr);
+  }
+  Checker checker(worker, options);
+  for_each_layout(given, options, report, [&](const OriginLayout& layout) {
+    for (FunctionReport& fr : report.functions) {
+      if (!fr.exported || fr.failure) continue;
+      if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
+        continue;
+      Verdict v = checker.check(fr.function, layout.shape);
+      switch (v.status) {
+        case Verdict::Status::kPassed:
+          ++fr.layouts_checked;
+          fr.cases += v.cases;
+          break;
+        case Verdict::Status::kSkipped:
+          ++fr.layouts_skipped;
+          break;
+        case Verdict::Status::kFailed: {
+          Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
+          std::string reproduce = "tilecheck gate --impl " + shell_quote(impl_path) +
+                                  " --layout " + shell_quote(print_shape(minimal.shape));
+          if (fr.function == ImplFunction::kPack)
+            reproduce += " --seed " + std::to_string(options.seed);
+          fr.failure = FailureReport{layout.origin, print_shape(layout.shape), std::move(minimal),
+                                     std::move(reproduce)};
+          break;
+        }
+      }
+    }
+  });
+  return report;
+}
+
+}  // namespace tilecheck::conformance

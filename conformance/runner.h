@@ -1,0 +1,119 @@
+// The conformance engine: checks another implementation of tiled layouts
+// against the spec (`tilecheck gate --impl PATH.so` is its front end).
+//
+// The library exports the functions of tilecheck/conformance_plugin.h; it runs in
+// a child process (conformance/worker.h). Every exported function is
+// checked on each layout, in this order:
+//   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
+//   2. options.property_cases layouts from the layout recipe (gen/
+//      layout_recipe.h, make_layout with the exhaustive budget), drawn from a
+//      stream seeded by options.seed, so a run is deterministic;
+// or only the given layouts. Per function and layout:
+//   linear_index  every element (sampled above options.exhaustive_limit)
+//                 against spec::linear_index; the answer for the first
+//                 element decides whether the layout is supported, and a
+//                 later element answered differently is a failure;
+//   byte_size     against spec::byte_size;
+//   pack          seeded random dense data against spec::pack, every byte
+//                 (padding must be zero), no write outside dst, src unchanged.
+// A nonzero return is "not supported": the layout counts as skipped for that
+// function. A crash, abort, exit or hang (the timeout) is a failure.
+//
+// The first failure of a function is shrunk: smaller dims, fewer dims, fewer
+// tile levels and entries, no L/E/S, the default minor_to_major, smaller tile
+// entries, f32 -- each candidate re-checked in the child and kept while it
+// still fails -- and the report holds the minimal case with the element or
+// buffer, expected vs actual, and a command reproducing it. Other functions
+// go on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "check/gate.h"
+#include "conformance/worker.h"
+#include <tilecheck/spec/model.h>
+
+namespace tilecheck::conformance {
+
+enum class ImplFunction { kLinearIndex, kPack, kByteSize };
+constexpr ImplFunction kFunctions[] = {ImplFunction::kLinearIndex, ImplFunction::kPack,
+                                       ImplFunction::kByteSize};
+
+const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size"
+const char* case_unit(ImplFunction f);      // what one case is: "elements", "buffers", "sizes"
+
+// One function checked on one layout.
+struct Verdict {
+  enum class Status { kPassed, kSkipped, kFailed };
+  Status status = Status::kPassed;
+  int64_t cases = 0;
+  std::string problem;  // a failure in one line: "wrong index", "crashed: ..."
+  std::vector<std::pair<std::string, std::string>> details;  // what, value
+  std::string spec_command;  // a tilecheck command printing the expected value
+
+  bool failed() const { return status == Status::kFailed; }
+  static Verdict passed(int64_t cases) { return {Status::kPassed, cases, "", {}, ""}; }
+  static Verdict skipped() { return {Status::kSkipped, 0, "", {}, ""}; }
+  static Verdict failure(std::string problem,
+                         std::vector<std::pair<std::string, std::string>> details = {},
+                         std::string spec_command = "") {
+    return {Status::kFailed, 0, std::move(problem), std::move(details), std::move(spec_command)};
+  }
+  static Verdict crashed(const WorkerFailure& f,
+                         std::vector<std::pair<std::string, std::string>> details) {
+    if (!f.output.empty()) details.emplace_back("it printed", f.output);
+    return failure(f.what, std::move(details));
+  }
+};
+
+// A failure after shrinking: the minimal layout and its verdict.
+struct Shrunk {
+  ShapeWithLayout shape;
+  Verdict verdict;
+  int steps = 0;
+};
+
+struct FailureReport {
+  std::string origin;  // where the failing layout came from
+  std::string original_layout;
+  Shrunk minimal;
+  std::string reproduce;
+};
+
+struct FunctionReport {
+  ImplFunction function = ImplFunction::kLinearIndex;
+  bool exported = false;
+  int64_t layouts_checked = 0, layouts_skipped = 0, cases = 0;
+  std::optional<FailureReport> failure;
+
+  std::string result() const {
+    if (!exported) return "not exported";
+    if (failure) return "FAILED";
+    return layouts_checked ? "passed" : "skipped";
+  }
+};
+
+struct ConformanceReport {
+  std::string impl_path;
+  ImplExports exports;
+  int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
+  uint64_t seed = 0;
+  std::vector<FunctionReport> functions;
+  // linear_index (required) answered on at least one layout.
+  bool checked_anything() const { return functions.front().layouts_checked > 0; }
+  bool ok() const {
+    return std::none_of(functions.begin(), functions.end(),
+                        [](const FunctionReport& f) { return f.failure.has_value(); });
+  }
+};
+
+// Runs the check. Throws Error when the library cannot be loaded.
+ConformanceReport run(const std::string& impl_path, double timeout_seconds,
+                      const std::vector<ShapeWithLayout>& given,
+                      const check::GateOptions& options);
+
+}  // namespace tilecheck::conformance
