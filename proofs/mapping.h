@@ -9,7 +9,7 @@
 // mapped_padded_count) compose the pieces exactly as the spec's
 // level_bounds, linear_index_with_tile, delinearize and padded_element_count
 // do; for the spec's mapping the prover checks that the two give the
-// identical Z3 term (proofs/obligations.cc, "composition"), so a change to
+// identical Z3 term (proofs/bijection.cc, "composition"), so a change to
 // the spec's composition cannot slip past the proof. They exist separately
 // so that tests can swap one piece for a deliberately wrong one (floor
 // instead of ceil, ...) and check that the proofs refute it.

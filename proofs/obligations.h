@@ -1,5 +1,11 @@
 // Proof obligations for tiled layouts, for symbolic shapes, by Z3.
 //
+// The Prover's parts, one file each: obligations.cc (running a query:
+// time limit, SMT-LIB2 files, verdicts), lemmas.cc (the mixed-radix lemma),
+// bijection.cc (P1-P3 and their level lemmas, whole-layout queries and
+// counterexample replay, `equiv`), impl_agreement.cc (P4), no_overflow.cc
+// (P5); prover_support.h holds what they share.
+//
 // Notation. A layout of rank n with minor_to_major m and tiles T_1..T_L maps
 // a logical element e of dims D (0 <= e < D, elementwise) to
 //

@@ -23,7 +23,7 @@
 //
 // Terms are hash-consed by Z3, and div_mod is memoised on the ids of its
 // operands, so evaluating the same spec expression twice yields the same term
-// (identical quotient variables): proofs/obligations.cc relies on this to
+// (identical quotient variables): proofs/bijection.cc relies on this to
 // check that the spec's whole-layout functions are exactly the composition of
 // its per-level functions. Operations on two numerals are folded to a numeral
 // (with int64 semantics; on int64 overflow the term is kept symbolic, which
