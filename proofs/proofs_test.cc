@@ -1,5 +1,5 @@
 // Tests of the Z3 proofs: the catalogue is proved for symbolic dims, the
-// equiv examples of issue 6 come out right, and deliberately wrong mappings,
+// equiv examples of docs/PROOFS.md come out right, and deliberately wrong mappings,
 // built from the same symbolic machinery, are refuted with counterexamples
 // that this file replays on int64 itself.
 #include <gtest/gtest.h>
@@ -11,7 +11,6 @@
 #include <sstream>
 
 #include "proofs/obligations.h"
-#include "proofs/prove_command.h"
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -62,7 +61,7 @@ TEST(Catalog, ConcreteDimsAreProvedToo) {
 }
 
 // ---------------------------------------------------------------------------
-// equiv, the examples of issue 6.
+// equiv, the examples of docs/PROOFS.md.
 
 TEST(Equiv, TrivialTileIsTheIdentity) {
   Prover prover({10000, ""});
@@ -81,13 +80,6 @@ TEST(Equiv, TiledIsNotRowMajorAndTheCounterexampleIsReal) {
   ca.dims = cb.dims = o.counterexample->dims;
   const auto& e = o.counterexample->elements.at(0);
   EXPECT_NE(spec::linear_index(ca, e), spec::linear_index(cb, e));
-}
-
-TEST(Equiv, DifferentDimsAreBadInput) {
-  std::ostringstream out, err;
-  EXPECT_EQ(run_equiv({"f32[?,128]{1,0}", "f32[?,?]{1,0}", false, "", 1000}, out, err),
-            kExitBadInput);
-  EXPECT_NE(err.str().find("error:"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------
@@ -460,51 +452,6 @@ TEST(SymbolicTile, RanksOneToThreeAreProved) {
       EXPECT_EQ(o.verdict, Verdict::kProved) << "rank " << rank << " " << o.name << ": " << o.detail;
     }
   }
-}
-
-// ---------------------------------------------------------------------------
-// The command functions.
-
-TEST(Command, JsonHasOneEntryPerObligation) {
-  std::ostringstream out, err;
-  ProveOptions options;
-  options.layout = "f32[?,?]{1,0:T(8,128)}";
-  options.json = true;
-  ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
-  const nlohmann::json j = nlohmann::json::parse(out.str());
-  EXPECT_EQ(j["layout"], "f32[?,?]{1,0:T(8,128)}");
-  ASSERT_EQ(j["obligations"].size(), 4u);
-  EXPECT_EQ(j["obligations"][0]["name"], "P1");
-  EXPECT_EQ(j["obligations"][3]["name"], "P5");
-  EXPECT_EQ(j["obligations"][3]["result"], "proved");
-  EXPECT_EQ(j["obligations"][0]["result"], "proved");
-  EXPECT_TRUE(j["obligations"][0]["ms"].is_number());
-}
-
-TEST(Command, TextOutputAndBadInput) {
-  std::ostringstream out, err;
-  ProveOptions options;
-  options.layout = "f32[?]{0:T(4)}";
-  EXPECT_EQ(run_prove(options, out, err), kExitProved);
-  EXPECT_NE(out.str().find("P1 injective: proved"), std::string::npos) << out.str();
-  options.layout = "f32[?]{0:T(0)}";
-  std::ostringstream out2, err2;
-  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
-  EXPECT_NE(err2.str().find("error:"), std::string::npos);
-  options.layout = "";
-  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
-}
-
-TEST(Command, Smt2FilesAreWritten) {
-  std::ostringstream out, err;
-  ProveOptions options;
-  options.layout = "f32[?,?]{1,0:T(2,2)}";
-  options.smt2_dir = ::testing::TempDir() + "/tilecheck_smt2";
-  ASSERT_EQ(run_prove(options, out, err), kExitProved) << err.str();
-  std::ifstream f(options.smt2_dir + "/mixed-radix-core.smt2");
-  std::stringstream text;
-  text << f.rdbuf();
-  EXPECT_NE(text.str().find("(check-sat)"), std::string::npos);
 }
 
 }  // namespace

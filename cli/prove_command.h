@@ -1,5 +1,6 @@
-// The logic of `tilecheck prove` and `tilecheck equiv`, as library functions
-// so that tests call them directly and cli/prove.cc only parses flags.
+// `tilecheck prove` and `tilecheck equiv` over the Prover (proofs/
+// obligations.h): which obligations to ask, and printing their outcomes, as
+// functions that tests call directly; cli/prove.cc parses the flags.
 //
 //   tilecheck prove LAYOUT       P1-P3 for LAYOUT (dims may be `?`)
 //   tilecheck prove --catalog    P1-P3 for every catalogue layout, every dim `?`
@@ -16,7 +17,9 @@
 #include <iosfwd>
 #include <string>
 
-namespace tilecheck::proofs {
+#include "cli/common.h"
+
+namespace tilecheck::cli {
 
 struct ProveOptions {
   std::string layout;       // empty with catalog
@@ -33,12 +36,11 @@ struct EquivOptions {
   unsigned timeout_ms = 10000;
 };
 
-inline constexpr int kExitProved = 0;
-inline constexpr int kExitRefuted = 1;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitUnknown = 3;
+// Exit codes: kExitOk (all proved), kExitCheckFailed (some refuted) and
+// kExitBadInput of cli/common.h, and one of the proofs' own:
+inline constexpr int kExitUnknown = 3;  // some unknown (timeout), none refuted
 
 int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err);
 int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err);
 
-}  // namespace tilecheck::proofs
+}  // namespace tilecheck::cli

@@ -1,4 +1,4 @@
-#include "proofs/prove_command.h"
+#include "cli/prove_command.h"
 
 #include <chrono>
 #include <cmath>
@@ -11,7 +11,9 @@
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
 
-namespace tilecheck::proofs {
+namespace tilecheck::cli {
+
+using namespace tilecheck::proofs;
 
 namespace {
 
@@ -60,10 +62,10 @@ void print_outcome(const Outcome& o, const std::string& indent, std::ostream& ou
 int exit_status(const std::vector<Outcome>& outcomes) {
   bool unknown = false;
   for (const Outcome& o : outcomes) {
-    if (o.verdict == Verdict::kRefuted) return kExitRefuted;
+    if (o.verdict == Verdict::kRefuted) return kExitCheckFailed;
     if (o.verdict == Verdict::kUnknown) unknown = true;
   }
-  return unknown ? kExitUnknown : kExitProved;
+  return unknown ? kExitUnknown : kExitOk;
 }
 
 ProofOptions proof_options(const std::string& smt2_dir, unsigned timeout_ms) {
@@ -183,4 +185,4 @@ int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err)
   });
 }
 
-}  // namespace tilecheck::proofs
+}  // namespace tilecheck::cli

@@ -1,0 +1,63 @@
+// The prove and equiv commands' output and exit codes (cli/prove_command.h).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "cli/prove_command.h"
+
+namespace tilecheck::cli {
+namespace {
+
+TEST(Equiv, DifferentDimsAreBadInput) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_equiv({"f32[?,128]{1,0}", "f32[?,?]{1,0}", false, "", 1000}, out, err),
+            kExitBadInput);
+  EXPECT_NE(err.str().find("error:"), std::string::npos);
+}
+
+TEST(Command, JsonHasOneEntryPerObligation) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?,?]{1,0:T(8,128)}";
+  options.json = true;
+  ASSERT_EQ(run_prove(options, out, err), kExitOk) << err.str();
+  const nlohmann::json j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["layout"], "f32[?,?]{1,0:T(8,128)}");
+  ASSERT_EQ(j["obligations"].size(), 4u);
+  EXPECT_EQ(j["obligations"][0]["name"], "P1");
+  EXPECT_EQ(j["obligations"][3]["name"], "P5");
+  EXPECT_EQ(j["obligations"][3]["result"], "proved");
+  EXPECT_EQ(j["obligations"][0]["result"], "proved");
+  EXPECT_TRUE(j["obligations"][0]["ms"].is_number());
+}
+
+TEST(Command, TextOutputAndBadInput) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?]{0:T(4)}";
+  EXPECT_EQ(run_prove(options, out, err), kExitOk);
+  EXPECT_NE(out.str().find("P1 injective: proved"), std::string::npos) << out.str();
+  options.layout = "f32[?]{0:T(0)}";
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
+  EXPECT_NE(err2.str().find("error:"), std::string::npos);
+  options.layout = "";
+  EXPECT_EQ(run_prove(options, out2, err2), kExitBadInput);
+}
+
+TEST(Command, Smt2FilesAreWritten) {
+  std::ostringstream out, err;
+  ProveOptions options;
+  options.layout = "f32[?,?]{1,0:T(2,2)}";
+  options.smt2_dir = ::testing::TempDir() + "/tilecheck_smt2";
+  ASSERT_EQ(run_prove(options, out, err), kExitOk) << err.str();
+  std::ifstream f(options.smt2_dir + "/mixed-radix-core.smt2");
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_NE(text.str().find("(check-sat)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilecheck::cli
