@@ -74,7 +74,9 @@ void check_position(const ShapeWithLayout& shape, const impl::IndexPlan& plan, C
   const int64_t padded = plan.padded_element_count();
   std::vector<int64_t> element(shape.dims.size(), -1);
   if (padded > 0) {
-    const int64_t p = choices.in_range(0, padded - 1);
+    // The last position a quarter of the time (and when the input is used
+    // up): where a division by the layout's extents goes wrong first.
+    const int64_t p = gen::sometimes(choices, 3, 4) ? choices.in_range(0, padded - 1) : padded - 1;
     const bool stored = plan.delinearize(p, element);
     const std::optional<std::vector<int64_t>> expected = spec::delinearize(shape, p);
     FUZZ_CHECK(stored == expected.has_value(),

@@ -7,7 +7,8 @@
 // entry -> untiled and untiled -> entry (same dims and width). A few
 // RECIPE-mode seeds (recipe_<k>, fixed pseudo-random bytes) start the
 // recipe's side, and KERNEL-mode seeds of pack_roundtrip (kernel_<k>) its
-// SIMD kernels. Hand-written seeds live beside them under other names.
+// SIMD kernels; divisor_above_2_62 starts index_differential's divisions
+// near INT64_MAX. Hand-written seeds live beside them under other names.
 //
 //   fuzz_write_seeds DIR          (re)write the generated seeds under DIR
 //   fuzz_write_seeds --check DIR  exit 1 unless every generated seed under DIR
@@ -57,6 +58,10 @@ std::map<std::string, std::string> catalogue_seeds() {
           std::string(bytes.begin(), bytes.end());
     }
   }
+  // A divisor above 2^62: index_differential delinearizes its last position
+  // (the input's choices are used up), where a multiply-shift division that
+  // is one bit short goes wrong.
+  seeds["index_differential/divisor_above_2_62"] = text_input({"u8[8149576159670356358]{0}"});
   // KERNEL mode (pack_roundtrip only): every layout kind of make_kernel_layout
   // is a few choices away from one of these.
   for (uint64_t k = 1; k <= 8; ++k) {

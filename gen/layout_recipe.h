@@ -334,26 +334,31 @@ ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {
 
 // A layout shaped for the impl's SIMD kernels, which make_layout's layouts
 // of a small budget reach rarely: the sub-tile interleaves (bf16 (2,1),
-// s8/u8 (4,1), s4 (8,1), pred (32,1)) with row and column counts around the
-// vector widths (16 to 64 bytes; tiles of 24 columns leave a part of 16),
-// tiles wider than a panel chunk holds (the row kernels' vector loops), and
-// column-major f32 tiles (the transposing panels); whole tiles in half the
-// cases, since the transposing panels take only layouts without ragged
-// tiles. At most `max_elements` elements (at least 256, which a 16x16
-// transposing block needs); rank 2.
+// s8/u8 (4,1), s4 (8,1), pred (32,1)) and plain f32 rows, with row and
+// column counts around the vector widths (16 to 64 bytes; tiles of 24
+// columns leave a part of 16), tiles wider than a panel chunk holds (the
+// row kernels' vector loops), and column-major f32 tiles (the transposing
+// panels); whole tiles in half the cases, since the transposing panels take
+// only layouts without ragged tiles. A third of the row-major layouts get a
+// middle dim that is physically most major ({2,0,1}): a tile's rows are
+// then not adjacent in the dense array (the panels' row-stride cases). At
+// most `max_elements` elements (at least 256, which a 16x16 transposing
+// block needs).
 template <LayoutChoices C>
 ShapeWithLayout make_kernel_layout(C& c, int64_t max_elements) {
   struct Kind {
     ElementType type;
-    int64_t group;  // rows of the (g,1) sub-tile; 1: none (f32, column-major)
+    int64_t group;  // rows of the (g,1) sub-tile; 1: none
     std::optional<int64_t> bits;  // E(n)
+    bool column_major;
   };
-  static constexpr std::array<Kind, 6> kKinds = {{{ElementType::kBF16, 2, std::nullopt},
-                                                  {ElementType::kS8, 4, std::nullopt},
-                                                  {ElementType::kU8, 4, std::nullopt},
-                                                  {ElementType::kS4, 8, 4},
-                                                  {ElementType::kPred, 32, 1},
-                                                  {ElementType::kF32, 1, std::nullopt}}};
+  static constexpr std::array<Kind, 7> kKinds = {{{ElementType::kBF16, 2, std::nullopt, false},
+                                                  {ElementType::kS8, 4, std::nullopt, false},
+                                                  {ElementType::kU8, 4, std::nullopt, false},
+                                                  {ElementType::kS4, 8, 4, false},
+                                                  {ElementType::kPred, 32, 1, false},
+                                                  {ElementType::kF32, 1, std::nullopt, true},
+                                                  {ElementType::kF32, 1, std::nullopt, false}}};
   const Kind k = kKinds[static_cast<size_t>(c.in_range(0, kKinds.size() - 1))];
   const int64_t tile_rows = k.group == 1 ? 8 : k.group * c.in_range(1, 2);
   const int64_t tile_cols = one_of<int64_t>(c, {16, 24, 64, 128, 1056});
@@ -370,15 +375,21 @@ ShapeWithLayout make_kernel_layout(C& c, int64_t max_elements) {
   ShapeWithLayout shape;
   shape.type = k.type;
   shape.layout.element_size_bits = k.bits;
-  if (k.group == 1) {
+  if (k.column_major) {
     // Column-major: dim 0 is the minor one, the tile's columns run along it.
     shape.dims = {cols, rows};
     shape.layout.minor_to_major = {0, 1};
     shape.layout.tiles = {Tile{{8, tile_cols}}};
-  } else {
-    shape.dims = {rows, cols};
-    shape.layout.minor_to_major = {1, 0};
-    shape.layout.tiles = {Tile{{tile_rows, tile_cols}}, Tile{{k.group, 1}}};
+    return shape;
+  }
+  shape.dims = {rows, cols};
+  shape.layout.minor_to_major = {1, 0};
+  shape.layout.tiles = {Tile{{tile_rows, tile_cols}}};
+  if (k.group > 1) shape.layout.tiles.push_back(Tile{{k.group, 1}});
+  const int64_t middle = sometimes(c, 1, 3) ? c.in_range(2, 3) : 1;
+  if (middle > 1 && rows * cols * middle <= max_elements) {
+    shape.dims = {rows, middle, cols};
+    shape.layout.minor_to_major = {2, 0, 1};
   }
   return shape;
 }
