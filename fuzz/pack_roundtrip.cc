@@ -12,7 +12,9 @@
 //   - unpack of an arbitrary physical buffer (garbage in the padding, which
 //     unpack must ignore) == spec unpack of it;
 //   - a buffer of the wrong size is a clear Error and nothing is written;
-//   - the thread count does not change a byte (ExecOptions.threads 1 or 2);
+//   - the thread count does not change a byte (ExecOptions.threads 1 or 2),
+//     and the thread schedule keeps its invariants for 2, 3 and 8 threads
+//     (check/thread_schedule.h: no two threads write one byte);
 //   - the same on the SIMD target and with the size thresholds the input
 //     picks (fuzz/exec_choice.h: every target, large-array paths at small size).
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include "fuzz/exec_choice.h"
 #include "fuzz/layout_source.h"
 #include "check/buffers.h"
+#include "check/thread_schedule.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -84,6 +87,10 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
                                           << first_difference(unpacked, spec_unpacked));
 
   check_wrong_sizes(plan, dense, physical, choices, s);
+  for (const int threads : {2, 3, 8}) {
+    const std::optional<std::string> problem = check::thread_schedule_problem(plan, threads);
+    FUZZ_CHECK(!problem, s << ": thread schedule: " << *problem);
+  }
 
   // Again on the SIMD target and with the size thresholds the input picks
   // (fuzz/exec_choice.h), into 64-byte-aligned guarded buffers (the impl

@@ -1,4 +1,4 @@
-// Properties of the implementation, each checked against the spec (issue 4,
+// Properties of the implementation, each checked against the spec (README,
 // properties 1, 4, 5, 7, 8 and 9, and the impl's half of 6): whatever the impl
 // computes — index, inverse, sizes, packed bytes, relayout, with one thread
 // or several — must be what the reference semantics says.
@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
 #include "check/buffers.h"
+#include "check/thread_schedule.h"
 #include "gen/sweep.h"
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
@@ -283,29 +285,9 @@ void ThreadsWriteIdenticalBytes() {
 void ThreadSharesPartitionTheWork() {
   const ShapeWithLayout shape = *gen_layout();
   const int threads = *rc::gen::inRange(2, 9);
-  const impl::PackPlan plan(shape);
-  for (const bool pack : {true, false}) {
-    const auto single = plan.thread_shares(pack, {.threads = 1});
-    const auto shares = plan.thread_shares(pack, {.threads = threads});
-    RC_ASSERT(single.size() <= 1u);
-    RC_ASSERT(shares.empty() == single.empty());
-    if (shares.empty()) continue;
-    RC_ASSERT(shares.size() <= static_cast<size_t>(threads));
-    RC_ASSERT(shares.front().begin == 0);
-    RC_ASSERT(shares.front().first_bit == 0);
-    for (size_t i = 0; i < shares.size(); ++i) {
-      RC_ASSERT(shares[i].begin < shares[i].end);
-      RC_ASSERT(shares[i].first_bit <= shares[i].end_bit);
-      if (i + 1 < shares.size()) {
-        RC_ASSERT(shares[i].end == shares[i + 1].begin);
-        RC_ASSERT(shares[i].end_bit == shares[i + 1].first_bit);
-      }
-      if (pack) RC_ASSERT(shares[i].first_bit % 8 == 0);
-    }
-    RC_ASSERT(shares.back().end == single.front().end);
-    RC_ASSERT(shares.back().end_bit == single.front().end_bit);
-    RC_ASSERT(single.front().end_bit <= plan.index().byte_size() * 8);
-  }
+  const std::optional<std::string> problem =
+      check::thread_schedule_problem(impl::PackPlan(shape), threads);
+  if (problem) RC_FAIL(*problem);
 }
 
 // 9. Division by divisors of every magnitude. The impl divides positions by
