@@ -1,4 +1,4 @@
-// The recipe reaches every feature it promises (issue 4's generator list),
+// The recipe reaches every feature it promises (its header's list of features),
 // driven by a seeded random source instead of RapidCheck, which also shows
 // the recipe works with any source of choices.
 #include <gtest/gtest.h>
