@@ -1,0 +1,320 @@
+// The row-interleave kernels (kernels.h): pack and unpack of
+// the (2,1), (4,1), (8,1) and (32,1) sub-tiles over a run of columns, and
+// the 4x4 32-bit transpose.
+// Highway per-target code: included by impl/kernels.cc once per SIMD target
+// (hence the toggling include guard, not #pragma once).
+#if defined(TILECHECK_IMPL_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef TILECHECK_IMPL_ROWS_INL_H_
+#undef TILECHECK_IMPL_ROWS_INL_H_
+#else
+#define TILECHECK_IMPL_ROWS_INL_H_
+#endif
+
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "impl/kernel_common-inl.h"
+#include "impl/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilecheck::impl::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Each kernel: a vector loop over whole vectors of columns, then the scalar
+// remainder.
+
+
+#if HWY_TARGET != HWY_SCALAR
+using D8 = hn::Full128<uint8_t>;
+using D16 = hn::Full128<uint16_t>;
+
+// 16 columns of 4 bytes each: out[4c + k] = v_k[c].
+template <bool kStream>
+HWY_INLINE void Put4Way(hn::Vec<D8> v0, hn::Vec<D8> v1, hn::Vec<D8> v2, hn::Vec<D8> v3, uint8_t* out) {
+  const D8 d8;
+  const D16 d16;
+  const auto ab_lo = hn::BitCast(d16, hn::InterleaveLower(d8, v0, v1));
+  const auto ab_hi = hn::BitCast(d16, hn::InterleaveUpper(d8, v0, v1));
+  const auto cd_lo = hn::BitCast(d16, hn::InterleaveLower(d8, v2, v3));
+  const auto cd_hi = hn::BitCast(d16, hn::InterleaveUpper(d8, v2, v3));
+  Put<kStream>(hn::BitCast(d8, hn::InterleaveLower(d16, ab_lo, cd_lo)), d8, out);
+  Put<kStream>(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_lo, cd_lo)), d8, out + 16);
+  Put<kStream>(hn::BitCast(d8, hn::InterleaveLower(d16, ab_hi, cd_hi)), d8, out + 32);
+  Put<kStream>(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_hi, cd_hi)), d8, out + 48);
+}
+
+// One vector step of each pack kernel: 8 (16-bit) or 16 (8-bit) columns.
+template <bool kStream>
+HWY_INLINE void Rows2U16Step(const uint16_t* r0, const uint16_t* r1, uint16_t* out) {
+  const D16 d;
+  const auto a = hn::LoadU(d, r0), b = hn::LoadU(d, r1);
+  Put<kStream>(hn::InterleaveLower(d, a, b), d, out);
+  Put<kStream>(hn::InterleaveUpper(d, a, b), d, out + 8);
+}
+template <bool kStream>
+HWY_INLINE void Rows4U8Step(const uint8_t* r, int64_t stride, uint8_t* out) {
+  const D8 d;
+  Put4Way<kStream>(hn::LoadU(d, r), hn::LoadU(d, r + stride), hn::LoadU(d, r + 2 * stride),
+                   hn::LoadU(d, r + 3 * stride), out);
+}
+template <bool kStream>
+HWY_INLINE void Rows8U4Step(const uint8_t* r, int64_t stride, uint8_t* out) {
+  const D8 d;
+  const auto low = hn::Set(d, 0x0F);
+  auto byte = [&](int k) {
+    return hn::Or(hn::And(hn::LoadU(d, r + (2 * k) * stride), low),
+                  hn::ShiftLeft<4>(hn::LoadU(d, r + (2 * k + 1) * stride)));
+  };
+  Put4Way<kStream>(byte(0), byte(1), byte(2), byte(3), out);
+}
+template <int kBit>
+HWY_INLINE hn::Vec<D8> GatherBit(const uint8_t* row, hn::Vec<D8> acc) {
+  const D8 d;
+  return hn::Or(acc, hn::ShiftLeft<kBit>(hn::And(hn::LoadU(d, row), hn::Set(d, 1))));
+}
+template <bool kStream>
+HWY_INLINE void Rows32U1Step(const uint8_t* r, int64_t s, uint8_t* out) {
+  hn::Vec<D8> b[4];
+  for (int k = 0; k < 4; ++k) {
+    const uint8_t* q = r + (8 * k) * s;
+    auto acc = hn::Zero(D8());
+    acc = GatherBit<0>(q, acc);
+    acc = GatherBit<1>(q + s, acc);
+    acc = GatherBit<2>(q + 2 * s, acc);
+    acc = GatherBit<3>(q + 3 * s, acc);
+    acc = GatherBit<4>(q + 4 * s, acc);
+    acc = GatherBit<5>(q + 5 * s, acc);
+    acc = GatherBit<6>(q + 6 * s, acc);
+    acc = GatherBit<7>(q + 7 * s, acc);
+    b[k] = acc;
+  }
+  Put4Way<kStream>(b[0], b[1], b[2], b[3], out);
+}
+#endif
+
+// Runs `step(c, stream)` over whole vector steps of `lanes` columns, then
+// `scalar(c)` over the rest. Streams only with 16-byte-aligned output.
+template <class Step, class Scalar>
+HWY_INLINE void Columns(int64_t n, int64_t lanes, const void* out, bool stream, Step step, Scalar scalar) {
+  int64_t c = 0;
+#if HWY_TARGET != HWY_SCALAR
+  if (stream && reinterpret_cast<uintptr_t>(out) % 16 == 0) {
+    for (; c + lanes <= n; c += lanes) step(c, std::true_type());
+  } else {
+    for (; c + lanes <= n; c += lanes) step(c, std::false_type());
+  }
+#else
+  (void)lanes, (void)out, (void)stream, (void)step;
+#endif
+  for (; c < n; ++c) scalar(c);
+}
+
+void PackRows2U16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
+  const uint16_t* r0 = reinterpret_cast<const uint16_t*>(dense);
+  const uint16_t* r1 = reinterpret_cast<const uint16_t*>(dense + row_stride);
+  uint16_t* out = reinterpret_cast<uint16_t*>(phys);
+  Columns(
+      n, 8, out, stream,
+      [&](int64_t c, auto s) { Rows2U16Step<decltype(s)::value>(r0 + c, r1 + c, out + 2 * c); },
+      [&](int64_t c) { out[2 * c] = r0[c], out[2 * c + 1] = r1[c]; });
+}
+
+void PackRows4U8(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
+  Columns(
+      n, 16, phys, stream,
+      [&](int64_t c, auto s) { Rows4U8Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c); },
+      [&](int64_t c) {
+        for (int k = 0; k < 4; ++k) phys[4 * c + k] = dense[k * row_stride + c];
+      });
+}
+
+// 4-bit: byte k of a column = row 2k (low nibble) | row 2k+1 (high nibble).
+void PackRows8U4(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
+  Columns(
+      n, 16, phys, stream,
+      [&](int64_t c, auto s) { Rows8U4Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c); },
+      [&](int64_t c) {
+        for (int k = 0; k < 4; ++k) {
+          phys[4 * c + k] = static_cast<uint8_t>((dense[(2 * k) * row_stride + c] & 0x0F) |
+                                                 (dense[(2 * k + 1) * row_stride + c] << 4));
+        }
+      });
+}
+
+// 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
+void PackRows32U1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
+  Columns(
+      n, 16, phys, stream,
+      [&](int64_t c, auto s) { Rows32U1Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c); },
+      [&](int64_t c) {
+        for (int k = 0; k < 4; ++k) {
+          uint8_t v = 0;
+          for (int i = 0; i < 8; ++i) v |= static_cast<uint8_t>((dense[(8 * k + i) * row_stride + c] & 1) << i);
+          phys[4 * c + k] = v;
+        }
+      });
+}
+
+void UnpackRows2U16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+  const hn::ScalableTag<uint16_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const uint16_t* in = reinterpret_cast<const uint16_t*>(phys);
+  uint16_t* r0 = reinterpret_cast<uint16_t*>(dense);
+  uint16_t* r1 = reinterpret_cast<uint16_t*>(dense + row_stride);
+  int64_t c = 0;
+  for (; c + N <= n; c += N) {
+    hn::Vec<decltype(d)> a, b;
+    hn::LoadInterleaved2(d, in + 2 * c, a, b);
+    hn::StoreU(a, d, r0 + c);
+    hn::StoreU(b, d, r1 + c);
+  }
+  for (; c < n; ++c) r0[c] = in[2 * c], r1[c] = in[2 * c + 1];
+}
+
+
+void UnpackRows4U8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  uint8_t* r[4] = {dense, dense + row_stride, dense + 2 * row_stride, dense + 3 * row_stride};
+  int64_t c = 0;
+  for (; c + N <= n; c += N) {
+    hn::Vec<decltype(d)> a, b, e, f;
+    hn::LoadInterleaved4(d, phys + 4 * c, a, b, e, f);
+    hn::StoreU(a, d, r[0] + c);
+    hn::StoreU(b, d, r[1] + c);
+    hn::StoreU(e, d, r[2] + c);
+    hn::StoreU(f, d, r[3] + c);
+  }
+  for (; c < n; ++c) {
+    for (int k = 0; k < 4; ++k) r[k][c] = phys[4 * c + k];
+  }
+}
+
+// Unpack may stream the dense rows when every row store is a whole
+// vector-aligned vector (rows aligned, n whole vectors).
+HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t n) {
+  const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
+  return reinterpret_cast<uintptr_t>(dense) % static_cast<uintptr_t>(N) == 0 && row_stride % N == 0 && n % N == 0;
+}
+
+template <bool kStream>
+void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto low = hn::Set(d, 0x0F);
+  int64_t c = 0;
+  for (; c + N <= n; c += N) {
+    hn::Vec<decltype(d)> b[4];
+    hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
+    for (int k = 0; k < 4; ++k) {
+      Put<kStream>(hn::And(b[k], low), d, dense + (2 * k) * row_stride + c);
+      Put<kStream>(hn::ShiftRight<4>(b[k]), d, dense + (2 * k + 1) * row_stride + c);
+    }
+  }
+  for (; c < n; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      dense[(2 * k) * row_stride + c] = phys[4 * c + k] & 0x0F;
+      dense[(2 * k + 1) * row_stride + c] = phys[4 * c + k] >> 4;
+    }
+  }
+}
+
+void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  if (stream && RowsStreamable(dense, row_stride, n)) {
+    UnpackRows8U4Impl<true>(phys, dense, row_stride, n);
+  } else {
+    UnpackRows8U4Impl<false>(phys, dense, row_stride, n);
+  }
+}
+
+// 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
+template <bool kStream, int kBit, class D>
+HWY_INLINE void ScatterBit(D d, hn::Vec<D> v, uint8_t* row) {
+  Put<kStream>(hn::And(hn::ShiftRight<kBit>(v), hn::Set(d, 1)), d, row);
+}
+
+template <bool kStream>
+void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t c = 0;
+  for (; c + N <= n; c += N) {
+    hn::Vec<decltype(d)> b[4];
+    hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
+    for (int k = 0; k < 4; ++k) {
+      uint8_t* r = dense + (8 * k) * row_stride + c;
+      ScatterBit<kStream, 0>(d, b[k], r);
+      ScatterBit<kStream, 1>(d, b[k], r + row_stride);
+      ScatterBit<kStream, 2>(d, b[k], r + 2 * row_stride);
+      ScatterBit<kStream, 3>(d, b[k], r + 3 * row_stride);
+      ScatterBit<kStream, 4>(d, b[k], r + 4 * row_stride);
+      ScatterBit<kStream, 5>(d, b[k], r + 5 * row_stride);
+      ScatterBit<kStream, 6>(d, b[k], r + 6 * row_stride);
+      ScatterBit<kStream, 7>(d, b[k], r + 7 * row_stride);
+    }
+  }
+  for (; c < n; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      for (int i = 0; i < 8; ++i) dense[(8 * k + i) * row_stride + c] = (phys[4 * c + k] >> i) & 1;
+    }
+  }
+}
+
+void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
+  if (stream && RowsStreamable(dense, row_stride, n)) {
+    UnpackRows32U1Impl<true>(phys, dense, row_stride, n);
+  } else {
+    UnpackRows32U1Impl<false>(phys, dense, row_stride, n);
+  }
+}
+
+void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
+                  bool dst_outer) {
+  auto src = [&](int64_t i) { return reinterpret_cast<const uint32_t*>(src_rows[i]); };
+  auto dst = [&](int64_t j) { return reinterpret_cast<uint32_t*>(dst_rows[j]); };
+#if HWY_TARGET == HWY_SCALAR
+  const int64_t rows4 = 0, cols4 = 0;  // no 128-bit vectors: all scalar
+  (void)dst_outer;
+#else
+  const hn::Full128<uint32_t> d;
+  const hn::Full128<uint64_t> d64;
+  const int64_t rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
+  auto block = [&](int64_t i, int64_t j) {
+    const auto a = hn::LoadU(d, src(i) + j);
+    const auto b = hn::LoadU(d, src(i + 1) + j);
+    const auto c = hn::LoadU(d, src(i + 2) + j);
+    const auto e = hn::LoadU(d, src(i + 3) + j);
+    const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));  // a0 b0 a1 b1
+    const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+    const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));  // a2 b2 a3 b3
+    const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_lo, ce_lo)), d, dst(j) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_lo, ce_lo)), d, dst(j + 1) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_hi, ce_hi)), d, dst(j + 2) + i);
+    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_hi, ce_hi)), d, dst(j + 3) + i);
+  };
+  // The outer loop walks the side whose rows should be finished one after
+  // another (the dense side: whole cache lines per row).
+  if (dst_outer) {
+    for (int64_t j = 0; j < cols4; j += 4) {
+      for (int64_t i = 0; i < rows4; i += 4) block(i, j);
+    }
+  } else {
+    for (int64_t i = 0; i < rows4; i += 4) {
+      for (int64_t j = 0; j < cols4; j += 4) block(i, j);
+    }
+  }
+#endif
+  // Edges: columns past cols4 for the vector rows, then rows past rows4.
+  for (int64_t i = 0; i < rows4; ++i) {
+    for (int64_t j = cols4; j < cols; ++j) dst(j)[i] = src(i)[j];
+  }
+  for (int64_t i = rows4; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) dst(j)[i] = src(i)[j];
+  }
+}
+
+}  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // TILECHECK_IMPL_ROWS_INL_H_
