@@ -335,11 +335,12 @@ ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {
 // A layout shaped for the impl's SIMD kernels, which make_layout's layouts
 // of a small budget reach rarely: the sub-tile interleaves (bf16 (2,1),
 // s8/u8 (4,1), s4 (8,1), pred (32,1)) and plain f32 rows, with row and
-// column counts around the vector widths (16 to 64 bytes; tiles of 24
-// columns leave a part of 16), tiles wider than a panel chunk holds (the
-// row kernels' vector loops), and column-major f32 tiles (the transposing
-// panels); whole tiles in half the cases, since the transposing panels take
-// only layouts without ragged tiles. A third of the row-major layouts get a
+// column counts around the vector widths (16 to 64 bytes; tiles of 20
+// columns leave a scalar tail on every target, tiles of 24 a part of 16),
+// tiles wider than a panel chunk holds (the row kernels' vector loops), and
+// column-major f32 tiles (the transposing panels); whole tiles in half the
+// cases, since the transposing panels take only layouts without ragged
+// tiles. A third of the row-major layouts get a
 // middle dim that is physically most major ({2,0,1}): a tile's rows are
 // then not adjacent in the dense array (the panels' row-stride cases). At
 // most `max_elements` elements (at least 256, which a 16x16 transposing
@@ -361,7 +362,7 @@ ShapeWithLayout make_kernel_layout(C& c, int64_t max_elements) {
                                                   {ElementType::kF32, 1, std::nullopt, false}}};
   const Kind k = kKinds[static_cast<size_t>(c.in_range(0, kKinds.size() - 1))];
   const int64_t tile_rows = k.group == 1 ? 8 : k.group * c.in_range(1, 2);
-  const int64_t tile_cols = one_of<int64_t>(c, {16, 24, 64, 128, 1056});
+  const int64_t tile_cols = one_of<int64_t>(c, {16, 20, 24, 64, 128, 1056});
   int64_t cols = c.in_range(1, std::min(2 * tile_cols, max_elements));
   int64_t rows = c.in_range(1, std::max<int64_t>(1, std::min(3 * tile_rows, max_elements / cols)));
   if (c.flip()) {  // whole tiles, as far as the budget allows
