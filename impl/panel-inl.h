@@ -30,8 +30,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 // into the caller's next calls). Measured by CPU time
 // (bench/pack_memcpy_ratio): 16 KiB beat 4 and 8 KiB on bf16[8,64,96,200]
 // and the 4096x4096 (2,1) and (4,1) cases, within noise on f32 (8,128);
-// the earlier 2 tiles ahead, within the call only, left bf16[8,64,96,200]
-// (2 tiles per call) without any.
+// a distance counted in tiles within one call would leave panels of 2 tiles
+// per call (bf16[8,64,96,200]) without any prefetch.
 constexpr int64_t kPrefetchBytes = 16384;
 
 struct ChunkOffset {
@@ -91,11 +91,9 @@ HWY_INLINE void Emit(const uint8_t* from, uint8_t* to, int64_t bytes, bool strea
 // Cached panels without an interleave (group_rows 1), both directions: each
 // dense row, front to back, as pieces of tile_cols elements one tile apart
 // in physical memory, with running pointers and no per-piece index
-// arithmetic. Measured on f32[1000,1000]{1,0:T(8,128)} with
-// bench/pack_memcpy_ratio --rounds=21, old and new binaries alternating 5
-// times: pack/memcpy 0.76-0.81 -> 0.81-0.87, unpack/memcpy 0.72-0.81 ->
-// 0.82-0.89 (unpack used to go tile by tile). Pack zeroes the ragged last
-// piece's padding.
+// arithmetic: on f32[1000,1000]{1,0:T(8,128)} (bench/pack_memcpy_ratio
+// --rounds=21) this is about 7% (pack) and 10% (unpack) faster than going
+// tile by tile. Pack zeroes the ragged last piece's padding.
 template <bool kPack>
 HWY_INLINE void CopyRowPieces(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
   const int64_t piece = p.tile_cols * p.elem_bytes;

@@ -66,10 +66,10 @@
 // product is an atom (Z3 normalises a product of the same factors to one
 // monomial, so s_{i,j}*s_j and s_i are one atom), which is why the queries
 // take milliseconds (asked of Z3's plain SMT core, without the default
-// solver's nonlinear preamble) where the whole nonlinear query took seconds
-// or did not finish. The parts are asked in order; at the first one not
-// proved, the whole query (with I, default solver) is asked, as before: it
-// decides, and gives the counterexample. With concrete dims every size is a
+// solver's nonlinear preamble) where the whole nonlinear query takes seconds
+// or does not finish. The parts are asked in order; at the first one not
+// proved, the whole query (with I, default solver) is asked: it decides,
+// and gives the counterexample. With concrete dims every size is a
 // numeral and the whole query is linear; it is asked directly.
 //
 // A counterexample is replayed on Recording<Int128Domain>: the same

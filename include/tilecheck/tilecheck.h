@@ -2,7 +2,7 @@
  * plans) of XLA-style tiled layouts, behind a stable C interface for any
  * language's FFI.
  *
- * What it computes (DESIGN.md D1-D8, tilecheck/spec/semantics.h): for a shape with
+ * What it computes (docs/DESIGN.md D1-D9, tilecheck/spec/semantics.h): for a shape with
  * layout such as "f32[3,5]{1,0:T(2,2)}",
  *   linear index   the position of a logical element in the physical order,
  *                  row-major over the final tiled shape (Figure 1: element

@@ -1,5 +1,5 @@
 // The reference semantics of tiled layouts, written to be read beside the
-// document (shared/seeds/tiled_layout.en.txt) and decisions D1-D8.
+// tiled-layout document and the decisions D1-D8 of docs/DESIGN.md.
 //
 // Untiled, an element e = (e_n, ..., e_1) of bounds d = (d_n, ..., d_1), d_1
 // most minor, sits at
