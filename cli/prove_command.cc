@@ -27,12 +27,6 @@ std::string format_ms(double ms) {
 
 double round_ms(double ms) { return std::round(ms * 10) / 10; }
 
-std::string join(const std::vector<int64_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
-  return out;
-}
-
 json to_json(const Outcome& o) {
   json j = {{"name", o.name}, {"result", verdict_name(o.verdict)}, {"ms", round_ms(o.ms)}};
   if (!o.detail.empty()) j["detail"] = o.detail;

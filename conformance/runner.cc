@@ -10,6 +10,7 @@
 #include "check/checks.h"
 #include "conformance/worker.h"
 #include "gen/layout_recipe.h"
+#include "gen/seeded_choices.h"
 #include "gen/sweep.h"
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
@@ -328,20 +329,6 @@ struct OriginLayout {
   ShapeWithLayout shape;
 };
 
-// Deterministic choices for the recipe: a splitmix64 stream from --seed.
-class SeededChoices : public gen::PicksFromRange<SeededChoices> {
- public:
-  explicit SeededChoices(uint64_t seed) : state_(seed) {}
-  int64_t in_range(int64_t lo, int64_t hi) {
-    if (hi <= lo) return lo;
-    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    return lo + static_cast<int64_t>(gen::splitmix64(state_) % span);
-  }
-
- private:
-  uint64_t state_;
-};
-
 // Calls visit(layout) for every layout of the run, in order.
 void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOptions& options,
                      ConformanceReport& report,
@@ -357,7 +344,7 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     ++report.catalogue_layouts;
     visit({"catalogue entry " + std::string(entry.name), parse_shape(entry.layout)});
   }
-  SeededChoices choices(options.seed);
+  gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   for (int64_t k = 0; k < options.property_cases; ++k) {
     ++report.generated_layouts;
     visit({"generated layout " + std::to_string(k + 1) + " (seed " + std::to_string(options.seed) +

@@ -8,23 +8,11 @@
 #include <string>
 
 #include "gen/layout_recipe.h"
+#include "gen/seeded_choices.h"
 #include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::gen {
 namespace {
-
-class SeededChoices : public PicksFromRange<SeededChoices> {
- public:
-  explicit SeededChoices(uint64_t seed) : state_(seed) {}
-  int64_t in_range(int64_t lo, int64_t hi) {
-    if (hi <= lo) return lo;
-    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    return lo + static_cast<int64_t>(splitmix64(state_) % span);
-  }
-
- private:
-  uint64_t state_;
-};
 
 constexpr int kLayouts = 5000;
 
