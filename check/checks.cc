@@ -161,20 +161,40 @@ CheckResult check_bijection(const ShapeWithLayout& shape, const IndexMapping& ma
              : bijection_sampled(shape, mapping, options);
 }
 
-CheckResult check_same_index(const ShapeWithLayout& shape, const IndexFn& a, const IndexFn& b,
-                             const std::string& names, const GateOptions& options) {
+std::vector<Element> elements_to_ask(const ShapeWithLayout& shape, const GateOptions& options) {
+  Rng rng(options.seed);
+  int64_t visited = 0;
+  std::vector<Element> elements;
+  visit_elements(shape, options, rng, visited, [&](const Element& e) {
+    elements.push_back(e);
+    return std::string();
+  });
+  return elements;
+}
+
+CheckResult ask_elements(const ShapeWithLayout& shape, const GateOptions& options,
+                         const std::function<Agreement(const Element&)>& ask) {
   Rng rng(options.seed);
   int64_t visited = 0;
   std::string error = visit_elements(shape, options, rng, visited, [&](const Element& e) {
-    const int64_t pa = a(e), pb = b(e);
-    return pa == pb ? std::string()
-                    : names + " disagree on element " + tuple(e) + ": " + std::to_string(pa) +
-                          " vs " + std::to_string(pb);
+    const Agreement d = ask(e);
+    return d ? d->text() : std::string();
   });
   if (!error.empty()) return CheckResult::failed(error, visited);
   return CheckResult::passed(
       visited, std::to_string(visited) + " elements, " +
                    sampling_note(spec::element_count(shape) <= options.exhaustive_limit, options));
+}
+
+CheckResult check_same_index(const ShapeWithLayout& shape, const IndexFn& a, const IndexFn& b,
+                             const std::string& names, const GateOptions& options) {
+  return ask_elements(shape, options, [&](const Element& e) -> Agreement {
+    const int64_t pa = a(e), pb = b(e);
+    if (pa == pb) return std::nullopt;
+    return Disagreement{names + " disagree on element " + tuple(e) + ": " + std::to_string(pa) +
+                            " vs " + std::to_string(pb),
+                        {}};
+  });
 }
 
 namespace {

@@ -26,12 +26,12 @@
 #include <string>
 #include <vector>
 
+#include "check/agreement.h"
 #include "check/gate.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::check {
 
-using Element = std::vector<int64_t>;
 using IndexFn = std::function<int64_t(const Element&)>;
 using DelinearizeFn = std::function<std::optional<Element>(int64_t)>;
 using BufferFn = std::function<std::vector<uint8_t>(std::span<const uint8_t>)>;
@@ -47,6 +47,16 @@ struct PackFunctions {
   BufferFn pack;    // dense -> physical
   BufferFn unpack;  // physical -> dense
 };
+
+// The elements a check asks about: every one, row-major, when there are at
+// most options.exhaustive_limit, else options.samples random ones drawn with
+// options.seed.
+std::vector<Element> elements_to_ask(const ShapeWithLayout& shape, const GateOptions& options);
+
+// Asks every element of elements_to_ask; the first disagreement fails the
+// check. Passes with "N elements, exhaustive" or "N elements, sampled ...".
+CheckResult ask_elements(const ShapeWithLayout& shape, const GateOptions& options,
+                         const std::function<Agreement(const Element&)>& ask);
 
 CheckResult check_bijection(const ShapeWithLayout& shape, const IndexMapping& mapping,
                             const GateOptions& options);

@@ -9,23 +9,10 @@
 namespace tilecheck::check {
 namespace {
 
-std::string shown(const std::optional<Element>& e) { return e ? tuple(*e) : "padding"; }
-
 CheckResult impl_index(const ShapeWithLayout& shape, const GateOptions& options) {
   const impl::IndexPlan plan(shape);
-  if (plan.tiled_shape() != spec::tiled_shape(shape) ||
-      plan.padded_element_count() != spec::padded_element_count(shape) ||
-      plan.byte_size() != spec::byte_size(shape) || plan.dense_byte_size() != spec::dense_byte_size(shape)) {
-    return CheckResult::failed("sizes differ: impl tiled shape " + tuple(plan.tiled_shape()) + ", " +
-                               std::to_string(plan.padded_element_count()) + " positions, " +
-                               std::to_string(plan.byte_size()) + " bytes; spec " +
-                               tuple(spec::tiled_shape(shape)) + ", " +
-                               std::to_string(spec::padded_element_count(shape)) + ", " +
-                               std::to_string(spec::byte_size(shape)));
-  }
-  return check_same_index(
-      shape, [&](const Element& e) { return plan.linear_index(e); },
-      [&](const Element& e) { return spec::linear_index(shape, e); }, "impl and spec", options);
+  if (const Agreement d = sizes_agree(shape, sizes_of(plan))) return CheckResult::failed(d->text());
+  return ask_elements(shape, options, [&](const Element& e) { return plan_index_agrees(shape, plan, e); });
 }
 
 CheckResult impl_delinearize(const ShapeWithLayout& shape, const GateOptions& options) {
@@ -34,18 +21,10 @@ CheckResult impl_delinearize(const ShapeWithLayout& shape, const GateOptions& op
   const bool exhaustive = padded <= options.exhaustive_limit;
   const int64_t count = exhaustive ? padded : options.samples;
   std::mt19937_64 rng(options.seed);
-  Element e(shape.dims.size());
   for (int64_t i = 0; i < count; ++i) {
     const int64_t p =
         exhaustive ? i : std::uniform_int_distribution<int64_t>(0, padded - 1)(rng);
-    const std::optional<Element> got =
-        plan.delinearize(p, e) ? std::optional<Element>(e) : std::nullopt;
-    const std::optional<Element> want = spec::delinearize(shape, p);
-    if (got != want) {
-      return CheckResult::failed("delinearize(" + std::to_string(p) + "): impl " + shown(got) +
-                                     ", spec " + shown(want),
-                                 i);
-    }
+    if (const Agreement d = plan_position_agrees(shape, plan, p)) return CheckResult::failed(d->text(), i);
   }
   return CheckResult::passed(count, std::to_string(count) + " positions, " +
                                         (exhaustive ? std::string("exhaustive") : "sampled"));
@@ -65,22 +44,15 @@ CheckResult impl_pack(const ShapeWithLayout& shape, const GateOptions& options) 
   const std::vector<uint8_t> want_physical = spec::pack(shape, dense);
   const std::vector<uint8_t> want_dense = spec::unpack(shape, noisy);
   for (int threads : {1, 2}) {
+    const std::string with = " (" + std::to_string(threads) + " threads)";
     std::vector<uint8_t> physical(want_physical.size(), 0xA5), back(dense.size(), 0x5A);
     plan.pack(dense, physical, {threads});
     plan.unpack(noisy, back, {threads});
-    for (size_t i = 0; i < physical.size(); ++i) {
-      if (physical[i] != want_physical[i]) {
-        return CheckResult::failed("pack (" + std::to_string(threads) + " threads): byte " +
-                                   std::to_string(i) + " is " + std::to_string(physical[i]) +
-                                   ", the spec's " + std::to_string(want_physical[i]));
-      }
+    if (const Agreement d = bytes_agree(shape, true, "wrong packed bytes" + with, want_physical, physical)) {
+      return CheckResult::failed(d->text());
     }
-    for (size_t i = 0; i < back.size(); ++i) {
-      if (back[i] != want_dense[i]) {
-        return CheckResult::failed("unpack (" + std::to_string(threads) + " threads): dense byte " +
-                                   std::to_string(i) + " is " + std::to_string(back[i]) +
-                                   ", the spec's " + std::to_string(want_dense[i]));
-      }
+    if (const Agreement d = bytes_agree(shape, false, "wrong unpacked bytes" + with, want_dense, back)) {
+      return CheckResult::failed(d->text());
     }
   }
   return CheckResult::passed(2 * (dense.size() + want_physical.size()),

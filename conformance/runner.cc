@@ -53,17 +53,6 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-std::string hex_bytes(std::span<const uint8_t> bytes) {
-  std::ostringstream out;
-  out << std::hex << std::setfill('0');
-  for (size_t i = 0; i < bytes.size(); ++i) out << (i ? " " : "") << std::setw(2) << int(bytes[i]);
-  return out.str();
-}
-
-// Buffers up to this size are printed whole in a failure.
-constexpr size_t kPrintedBufferBytes = 64;
-
-
 class Checker {
  public:
   Checker(ImplWorker& worker, const GateOptions& options) : worker_(worker), options_(options) {}
@@ -85,27 +74,9 @@ class Checker {
  private:
   static constexpr int64_t kBatch = 4096;  // elements per request
 
-  std::vector<Element> elements_to_check(const ShapeWithLayout& shape) const {
-    std::vector<Element> elements;
-    const int64_t count = spec::element_count(shape);
-    if (count == 0) return elements;
-    if (count <= options_.exhaustive_limit) {
-      gen::for_each_element(shape, [&](const Element& e) { elements.push_back(e); });
-      return elements;
-    }
-    std::mt19937_64 rng(options_.seed);
-    for (int64_t i = 0; i < options_.samples; ++i) {
-      Element e;
-      for (int64_t d : shape.dims)
-        e.push_back(std::uniform_int_distribution<int64_t>(0, d - 1)(rng));
-      elements.push_back(std::move(e));
-    }
-    return elements;
-  }
-
   Verdict check_index(const ShapeWithLayout& shape, bool one_at_a_time) {
     const std::string text = print_shape(shape);
-    const std::vector<Element> elements = elements_to_check(shape);
+    const std::vector<Element> elements = check::elements_to_ask(shape, options_);
     const int64_t batch = one_at_a_time ? 1 : kBatch;
     std::optional<bool> supported;  // decided by the first element
     for (size_t start = 0; start < elements.size(); start += batch) {
@@ -134,15 +105,10 @@ class Checker {
               {{"element", tuple(e)}});
         }
         if (!ok) continue;
-        const int64_t want = spec::linear_index(shape, e);
-        if (a.index != want) {
-          return Verdict::failure("wrong linear index",
-                                  {{"element", tuple(e)},
-                                   {"expected", std::to_string(want)},
-                                   {"actual", std::to_string(a.index)}},
-                                  "tilecheck index " + shell_quote(text) + " " +
-                                      shell_quote(join(e)) + "   (prints " + std::to_string(want) +
-                                      ")");
+        if (const check::Agreement d = check::index_agrees(shape, e, a.index)) {
+          return Verdict::failure(d->what, d->details,
+                                  "tilecheck index " + shell_quote(text) + " " + shell_quote(join(e)) +
+                                      "   (prints " + std::to_string(spec::linear_index(shape, e)) + ")");
         }
       }
     }
@@ -155,13 +121,10 @@ class Checker {
     const auto reply = worker_.byte_size(text);
     if (reply.failure) return Verdict::crashed(*reply.failure, {});
     if (reply.value->status != 0) return Verdict::skipped();
-    const int64_t want = spec::byte_size(shape);
-    if (reply.value->bytes != want) {
-      return Verdict::failure(
-          "wrong byte size",
-          {{"expected", std::to_string(want) + " bytes"},
-           {"actual", std::to_string(reply.value->bytes) + " bytes"}},
-          "tilecheck size " + shell_quote(text) + "   (bytes " + std::to_string(want) + ")");
+    if (const check::Agreement d = check::byte_size_agrees(shape, reply.value->bytes)) {
+      return Verdict::failure(d->what, d->details,
+                              "tilecheck size " + shell_quote(text) + "   (bytes " +
+                                  std::to_string(spec::byte_size(shape)) + ")");
     }
     return Verdict::passed(1);
   }
@@ -175,19 +138,6 @@ class Checker {
     return gen::canonical_dense(shape, std::move(dense));
   }
 
-  // "position 5 = element (1,2)" for each position with bits in byte k.
-  static std::string byte_contents(const ShapeWithLayout& shape, int64_t k) {
-    const int64_t bits = shape.element_bits();
-    const int64_t padded = spec::padded_element_count(shape);
-    std::string out;
-    for (int64_t p = k * 8 / bits; p <= (k * 8 + 7) / bits && p < padded; ++p) {
-      const std::optional<Element> e = spec::delinearize(shape, p);
-      out += (out.empty() ? "" : "; ") + ("position " + std::to_string(p) + " = ") +
-             (e ? "element " + tuple(*e) : std::string("padding"));
-    }
-    return out.empty() ? "tail padding (L)" : out;
-  }
-
   Verdict check_pack(const ShapeWithLayout& shape) {
     const std::string text = print_shape(shape);
     if (spec::element_count(shape) > options_.pack_limit) return Verdict::skipped();
@@ -196,27 +146,18 @@ class Checker {
     const auto reply = worker_.pack(text, dense, want.size());
     std::vector<std::pair<std::string, std::string>> details;
     details.emplace_back("dense source",
-                         dense.size() <= kPrintedBufferBytes
-                             ? "[" + hex_bytes(dense) + "]"
+                         dense.size() <= check::kShownBufferBytes
+                             ? "[" + check::hex_bytes(dense) + "]"
                              : std::to_string(dense.size()) + " seeded random bytes");
     if (reply.failure) return Verdict::crashed(*reply.failure, details);
     const PackAnswer& a = *reply.value;
     if (a.status != 0) return Verdict::skipped();
     if (a.wrote_outside) return Verdict::failure("wrote outside the destination buffer", details);
     if (a.changed_source) return Verdict::failure("modified the source buffer", details);
-    const auto differ = std::mismatch(want.begin(), want.end(), a.dst.begin());
-    if (differ.first == want.end()) return Verdict::passed(1);
-    const int64_t k = differ.first - want.begin();
-    details.emplace_back("first differing byte", std::to_string(k) + " of " +
-                                                     std::to_string(want.size()) + " (" +
-                                                     byte_contents(shape, k) + ")");
-    details.emplace_back("expected", "0x" + hex_bytes({&want[k], 1}));
-    details.emplace_back("actual", "0x" + hex_bytes({&a.dst[k], 1}));
-    if (want.size() <= kPrintedBufferBytes) {
-      details.emplace_back("expected buffer", "[" + hex_bytes(want) + "]");
-      details.emplace_back("actual buffer", "[" + hex_bytes(a.dst) + "]");
-    }
-    return Verdict::failure("wrong packed bytes", details);
+    const check::Agreement d = check::bytes_agree(shape, true, "wrong packed bytes", want, a.dst);
+    if (!d) return Verdict::passed(1);
+    details.insert(details.end(), d->details.begin(), d->details.end());
+    return Verdict::failure(d->what, details);
   }
 
   ImplWorker& worker_;

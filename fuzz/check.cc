@@ -23,17 +23,4 @@ std::ostream& operator<<(std::ostream& out, const Printed& printed) {
   return out << print_shape(printed.shape);
 }
 
-std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want) {
-  if (got.size() != want.size()) {
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
-  }
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "first difference at byte " + std::to_string(i) + ": got " +
-             std::to_string(got[i]) + ", want " + std::to_string(want[i]);
-    }
-  }
-  return "no difference";
-}
-
 }  // namespace tilecheck::fuzz

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "check/agreement.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {
@@ -35,9 +36,6 @@ struct Printed {
   const ShapeWithLayout& shape;
 };
 std::ostream& operator<<(std::ostream& out, const Printed& printed);
-
-// "first difference at byte i: got g, want w", for a message.
-std::string first_difference(std::span<const uint8_t> got, std::span<const uint8_t> want);
 
 // Why `f` threw tilecheck::Error, or nullopt if it returned.
 template <class F>
@@ -61,4 +59,13 @@ std::optional<std::string> error_of(F f) {
       fuzz_check_detail << message;                                     \
       ::tilecheck::fuzz::report_bug(#condition, fuzz_check_detail.str()); \
     }                                                                   \
+  } while (0)
+
+// FUZZ_AGREE(agreement, a << b << ...): a disagreement with the spec
+// (check/agreement.h) is a bug; the message is the context, then what
+// disagreed.
+#define FUZZ_AGREE(agreement, context)                                        \
+  do {                                                                        \
+    const ::tilecheck::check::Agreement fuzz_agreement = (agreement);         \
+    FUZZ_CHECK(!fuzz_agreement, context << ": " << fuzz_agreement->text());   \
   } while (0)

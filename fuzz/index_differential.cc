@@ -2,7 +2,7 @@
 // oracle, on one layout and one element per input (layout_source.h says how
 // bytes become a layout; TEXT layouts may be invalid or huge, on purpose).
 //
-// Contract checked:
+// Contract checked (the agreements are check/agreement.h's):
 //   - agreement on validity: IndexPlan's constructor throws Error exactly when
 //     spec::validate does (syntax aside, every D9 error class: overflow,
 //     symbolic dims);
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "check/agreement.h"
 #include "fuzz/check.h"
 #include "fuzz/layout_source.h"
 #include <tilecheck/impl/plan.h>
@@ -30,38 +31,12 @@
 namespace tilecheck::fuzz {
 namespace {
 
-void check_sizes(const ShapeWithLayout& shape, const impl::IndexPlan& plan, const Printed& s) {
-  FUZZ_CHECK(plan.element_count() == spec::element_count(shape), s << ": element count");
-  FUZZ_CHECK(plan.tiled_shape() == spec::tiled_shape(shape),
-             s << ": tiled shape impl " << Listed(plan.tiled_shape()) << " spec "
-               << Listed(spec::tiled_shape(shape)));
-  FUZZ_CHECK(plan.padded_element_count() == spec::padded_element_count(shape),
-             s << ": padded count impl " << plan.padded_element_count() << " spec "
-               << spec::padded_element_count(shape));
-  FUZZ_CHECK(plan.byte_size() == spec::byte_size(shape),
-             s << ": byte size impl " << plan.byte_size() << " spec " << spec::byte_size(shape));
-  FUZZ_CHECK(plan.dense_byte_size() == spec::dense_byte_size(shape), s << ": dense byte size");
-}
-
+// One element: every index entry point is the spec's, delinearize inverts
+// it; then one coordinate at (or past) its bound is a clear error from the
+// checked call.
 void check_element(const ShapeWithLayout& shape, const impl::IndexPlan& plan,
                    std::vector<int64_t> e, Choices& choices, const Printed& s) {
-  const int64_t expected = spec::linear_index(shape, e);
-  const int64_t fast = plan.linear_index(e);
-  FUZZ_CHECK(fast == expected,
-             s << ": linear_index" << Listed(e) << " impl " << fast << " spec " << expected);
-  FUZZ_CHECK(plan.linear_index_checked(e) == expected, s << ": linear_index_checked" << Listed(e));
-  int64_t batch = -1;
-  plan.linear_index_batch(e, std::span<int64_t>(&batch, 1));
-  FUZZ_CHECK(batch == expected, s << ": linear_index_batch" << Listed(e) << " gave " << batch);
-
-  std::vector<int64_t> back(e.size(), -1);
-  FUZZ_CHECK(plan.delinearize(expected, back) && back == e,
-             s << ": impl delinearize(" << expected << ") gave " << Listed(back) << ", not "
-               << Listed(e));
-  const std::optional<std::vector<int64_t>> spec_back = spec::delinearize(shape, expected);
-  FUZZ_CHECK(spec_back && *spec_back == e, s << ": spec delinearize(" << expected << ")");
-
-  // One coordinate at (or past) its bound: a clear error from the checked call.
+  FUZZ_AGREE(check::plan_index_agrees(shape, plan, e), s);
   if (e.empty()) return;
   const size_t dim = static_cast<size_t>(choices.in_range(0, shape.rank() - 1));
   e[dim] = choices.flip() ? -1 : shape.dims[dim];
@@ -69,25 +44,17 @@ void check_element(const ShapeWithLayout& shape, const impl::IndexPlan& plan,
              s << ": linear_index_checked" << Listed(e) << " accepted an out-of-bounds element");
 }
 
+// One position (the last a quarter of the time, and when the input is used
+// up: where a division by the layout's extents goes wrong first) is the
+// spec's element or padding; the position past the end is a clear error.
 void check_position(const ShapeWithLayout& shape, const impl::IndexPlan& plan, Choices& choices,
                     const Printed& s) {
   const int64_t padded = plan.padded_element_count();
-  std::vector<int64_t> element(shape.dims.size(), -1);
   if (padded > 0) {
-    // The last position a quarter of the time (and when the input is used
-    // up): where a division by the layout's extents goes wrong first.
     const int64_t p = gen::sometimes(choices, 3, 4) ? choices.in_range(0, padded - 1) : padded - 1;
-    const bool stored = plan.delinearize(p, element);
-    const std::optional<std::vector<int64_t>> expected = spec::delinearize(shape, p);
-    FUZZ_CHECK(stored == expected.has_value(),
-               s << ": position " << p << " is " << (stored ? "an element" : "padding")
-                 << " in the impl, not in the spec");
-    if (stored) {
-      FUZZ_CHECK(element == *expected, s << ": delinearize(" << p << ") impl " << Listed(element)
-                                         << " spec " << Listed(*expected));
-      FUZZ_CHECK(plan.linear_index(element) == p, s << ": linear_index(delinearize(" << p << "))");
-    }
+    FUZZ_AGREE(check::plan_position_agrees(shape, plan, p), s);
   }
+  std::vector<int64_t> element(shape.dims.size(), -1);
   FUZZ_CHECK(error_of([&] { plan.delinearize(padded, element); }),
              s << ": delinearize(" << padded << ") past the end did not throw");
 }
@@ -105,7 +72,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
                << impl_error.value_or("accepts"));
   if (spec_error) return;
 
-  check_sizes(*shape, *plan, s);
+  FUZZ_AGREE(check::sizes_agree(*shape, check::sizes_of(*plan)), s);
   if (plan->element_count() > 0) {
     check_element(*shape, *plan, gen::make_element(choices, *shape), choices, s);
   }

@@ -68,23 +68,22 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::vector<uint8_t> expected = spec::pack(*shape, dense);
   std::vector<uint8_t> physical(expected.size(), 0xA5);
   plan.pack(dense, physical, options);
-  FUZZ_CHECK(physical == expected, s << ": pack differs from the spec, "
-                                     << first_difference(physical, expected) << " (threads "
-                                     << options.threads << ")");
+  FUZZ_AGREE(check::bytes_agree(*shape, true, "pack differs from the spec", expected, physical),
+             s << " (threads " << options.threads << ")");
 
   std::vector<uint8_t> round(dense.size(), 0x5A);
   plan.unpack(physical, round, options);
   const std::vector<uint8_t> canonical = gen::canonical_dense(*shape, dense);
-  FUZZ_CHECK(round == canonical,
-             s << ": unpack(pack(x)) != x, " << first_difference(round, canonical));
+  FUZZ_AGREE(check::bytes_agree(*shape, false, "unpack(pack(x)) != x", canonical, round), s);
 
   const std::vector<uint8_t> garbage =
       random_bytes(static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), expected.size());
   std::vector<uint8_t> unpacked(dense.size(), 0x5A);
   plan.unpack(garbage, unpacked, options);
   const std::vector<uint8_t> spec_unpacked = spec::unpack(*shape, garbage);
-  FUZZ_CHECK(unpacked == spec_unpacked, s << ": unpack of a buffer with garbage padding, "
-                                          << first_difference(unpacked, spec_unpacked));
+  FUZZ_AGREE(check::bytes_agree(*shape, false, "unpack of a buffer with garbage padding differs from the spec",
+                                spec_unpacked, unpacked),
+             s);
 
   check_wrong_sizes(plan, dense, physical, choices, s);
   for (const int threads : {2, 3, 8}) {
@@ -100,14 +99,14 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   check::GuardedBuffer out(expected.size(), 0xA5);
   plan.pack(dense, out.span(), exec.options);
   FUZZ_CHECK(out.intact(), s << ": pack wrote outside the buffer (" << exec.describe() << ")");
-  FUZZ_CHECK(out.bytes() == expected, s << ": pack differs from the spec, " << first_difference(out.bytes(), expected)
-                                        << " (" << exec.describe() << ")");
+  FUZZ_AGREE(check::bytes_agree(*shape, true, "pack differs from the spec", expected, out.bytes()),
+             s << " (" << exec.describe() << ")");
   check::GuardedBuffer back(dense.size(), 0x5A);
   plan.unpack(garbage, back.span(), exec.options);
   FUZZ_CHECK(back.intact(), s << ": unpack wrote outside the buffer (" << exec.describe() << ")");
-  FUZZ_CHECK(back.bytes() == spec_unpacked, s << ": unpack of a buffer with garbage padding, "
-                                              << first_difference(back.bytes(), spec_unpacked) << " ("
-                                              << exec.describe() << ")");
+  FUZZ_AGREE(check::bytes_agree(*shape, false, "unpack of a buffer with garbage padding differs from the spec",
+                                spec_unpacked, back.bytes()),
+             s << " (" << exec.describe() << ")");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
+#include "check/agreement.h"
 #include "check/buffers.h"
 #include "check/thread_schedule.h"
 #include "gen/sweep.h"
@@ -33,23 +34,23 @@ using check::ScopedTarget;
 
 constexpr uint8_t kGarbage = 0xA5;
 
+// A disagreement with the spec (check/agreement.h) fails the property.
+void agree(const check::Agreement& d) {
+  if (d) RC_FAIL(d->text());
+}
+
 // 1. impl linear_index == spec linear_index_with_tile for every element (and
 // the checked and batch entry points agree); impl delinearize inverts it and
 // reports every other position as padding.
 void check_index_plan(const ShapeWithLayout& shape) {
   const impl::IndexPlan plan(shape);
-  spec::Int64Domain a;
-  const int64_t padded = spec::padded_element_count(shape);
-  RC_ASSERT(plan.padded_element_count() == padded);
+  agree(check::sizes_agree(shape, check::sizes_of(plan)));
+  const int64_t padded = plan.padded_element_count();
   std::vector<bool> hit(static_cast<size_t>(padded), false);
-  std::vector<int64_t> all_coordinates, back(shape.dims.size());
-  std::vector<int64_t> expected;
+  std::vector<int64_t> all_coordinates, expected;
   for_each_element(shape, [&](const std::vector<int64_t>& e) {
-    const int64_t p = spec::linear_index_with_tile(a, shape.dims, shape.layout, e);
-    RC_ASSERT(plan.linear_index(e) == p);
-    RC_ASSERT(plan.linear_index_checked(e) == p);
-    RC_ASSERT(plan.delinearize(p, back));
-    RC_ASSERT(back == e);
+    agree(check::plan_index_agrees(shape, plan, e));
+    const int64_t p = plan.linear_index(e);
     hit[p] = true;
     all_coordinates.insert(all_coordinates.end(), e.begin(), e.end());
     expected.push_back(p);
@@ -58,7 +59,7 @@ void check_index_plan(const ShapeWithLayout& shape) {
   plan.linear_index_batch(all_coordinates, batch);
   RC_ASSERT(batch == expected);
   for (int64_t p = 0; p < padded; ++p) {
-    if (!hit[p]) RC_ASSERT(!plan.delinearize(p, back));
+    if (!hit[p]) agree(check::plan_position_agrees(shape, plan, p));
   }
 }
 
@@ -85,11 +86,7 @@ void SizesMatchSpec() {
   const ShapeWithLayout shape = *gen_layout();
   const impl::IndexPlan plan(shape);
   RC_ASSERT(plan.rank() == shape.rank());
-  RC_ASSERT(plan.element_count() == spec::element_count(shape));
-  RC_ASSERT(plan.tiled_shape() == spec::tiled_shape(shape));
-  RC_ASSERT(plan.padded_element_count() == spec::padded_element_count(shape));
-  RC_ASSERT(plan.byte_size() == spec::byte_size(shape));
-  RC_ASSERT(plan.dense_byte_size() == spec::dense_byte_size(shape));
+  agree(check::sizes_agree(shape, check::sizes_of(plan)));
 }
 
 // 6 (impl half). Invalid layouts are an Error from the impl too; so are
@@ -155,6 +152,18 @@ std::vector<uint8_t> random_physical(const ShapeWithLayout& shape) {
   return bytes;
 }
 
+// Pack of the data == the spec's pack; unpack of that == the data (bits
+// above the width cleared); unpack of arbitrary physical bytes == the spec's
+// unpack of them.
+void agree_with_spec(const impl::PackPlan& plan, const LayoutAndData& v, impl::ExecOptions options) {
+  const std::vector<uint8_t> packed = impl_pack(plan, v.dense, options);
+  agree(check::pack_agrees(v.shape, v.dense, packed));
+  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", canonical_dense(v.shape, v.dense),
+                           impl_unpack(plan, packed, options)));
+  const std::vector<uint8_t> physical = random_physical(v.shape);
+  agree(check::unpack_agrees(v.shape, physical, impl_unpack(plan, physical, options)));
+}
+
 // 4. impl pack == spec pack byte for byte (padding zero); impl unpack ==
 // spec unpack on arbitrary bytes; unpack(pack(x)) == x (bits above the
 // width cleared); for every width, sub-byte included.
@@ -162,11 +171,7 @@ void PackMatchesSpec() {
   const LayoutAndData v = *gen_layout_and_data(kExhaustiveLimits);
   RC_TAG(v.shape.element_bits() < 8 ? "sub-byte" : v.shape.element_bits() % 8 ? "odd" : "bytes");
   const impl::PackPlan plan(v.shape);
-  const std::vector<uint8_t> packed = impl_pack(plan, v.dense, {.threads = 1});
-  RC_ASSERT(packed == spec::pack(v.shape, v.dense));
-  RC_ASSERT(impl_unpack(plan, packed, {.threads = 1}) == canonical_dense(v.shape, v.dense));
-  const std::vector<uint8_t> physical = random_physical(v.shape);
-  RC_ASSERT(impl_unpack(plan, physical, {.threads = 1}) == spec::unpack(v.shape, physical));
+  agree_with_spec(plan, v, {.threads = 1});
 }
 
 // 4 (every path). The same with the size thresholds that pick a code path
@@ -178,11 +183,7 @@ void EveryPathMatchesSpecAtSmallSize() {
   const impl::PackPlan plan(v.shape);
   const impl::ExecOptions low{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
   RC_TAG(plan.lowered() ? "lowered" : "per element");
-  const std::vector<uint8_t> packed = impl_pack(plan, v.dense, low);
-  RC_ASSERT(packed == spec::pack(v.shape, v.dense));
-  RC_ASSERT(impl_unpack(plan, packed, low) == canonical_dense(v.shape, v.dense));
-  const std::vector<uint8_t> physical = random_physical(v.shape);
-  RC_ASSERT(impl_unpack(plan, physical, low) == spec::unpack(v.shape, physical));
+  agree_with_spec(plan, v, low);
 }
 
 // Layouts shaped for the SIMD kernels (layout_recipe.h make_kernel_layout),
@@ -213,9 +214,11 @@ void EveryTargetMatchesSpec() {
     RC_LOG() << "target " << hwy::TargetName(target) << "\n";
     for (const impl::ExecOptions options :
          {impl::ExecOptions{.threads = 1}, impl::ExecOptions{.threads = 1, .stream_bytes = 0}}) {
-      RC_ASSERT(impl_pack(plan, dense, options) == want);
-      RC_ASSERT(impl_unpack(plan, want, options) == want_dense);
-      RC_ASSERT(impl_unpack(plan, physical, options) == want_unpacked);
+      agree(check::bytes_agree(shape, true, "wrong packed bytes", want, impl_pack(plan, dense, options)));
+      agree(check::bytes_agree(shape, false, "unpack(pack(x)) != x", want_dense,
+                               impl_unpack(plan, want, options)));
+      agree(check::bytes_agree(shape, false, "wrong unpacked bytes", want_unpacked,
+                               impl_unpack(plan, physical, options)));
     }
   }
 }
@@ -229,8 +232,9 @@ void SubBytePackMatchesSpec() {
   for (size_t i = 0; i < v.dense.size(); ++i) v.dense[i] = static_cast<uint8_t>(i * 7 + 1);
   const impl::PackPlan plan(v.shape);
   const std::vector<uint8_t> packed = impl_pack(plan, v.dense, {.threads = 1});
-  RC_ASSERT(packed == spec::pack(v.shape, v.dense));
-  RC_ASSERT(impl_unpack(plan, packed, {.threads = 1}) == canonical_dense(v.shape, v.dense));
+  agree(check::pack_agrees(v.shape, v.dense, packed));
+  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", canonical_dense(v.shape, v.dense),
+                           impl_unpack(plan, packed, {.threads = 1})));
 }
 
 // 5. relayout(A -> B) == pack_B(unpack_A(src)) on arbitrary source bytes;
@@ -245,13 +249,14 @@ void RelayoutMatchesSpec() {
   GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
   impl::RelayoutPlan(from, to).run(src, dst.span(), {.threads = 1});
   RC_ASSERT(dst.intact());
-  RC_ASSERT(dst.bytes() == spec::pack(to, spec::unpack(from, src)));
+  agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
+                           spec::pack(to, spec::unpack(from, src)), dst.bytes()));
 
   const std::vector<uint8_t> packed = spec::pack(from, spec::unpack(from, src));
   GuardedBuffer same(packed.size(), kGarbage);
   impl::RelayoutPlan(from, from).run(packed, same.span(), {.threads = 1});
   RC_ASSERT(same.intact());
-  RC_ASSERT(same.bytes() == packed);
+  agree(check::bytes_agree(from, true, "relayout(A -> A) is not the identity", packed, same.bytes()));
 }
 
 // 8. Several threads write exactly the bytes one thread writes (pack,

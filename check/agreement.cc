@@ -1,0 +1,149 @@
+#include "check/agreement.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "check/gate.h"
+#include <tilecheck/spec/semantics.h>
+
+namespace tilecheck::check {
+namespace {
+
+std::string shown(const std::optional<Element>& e) { return e ? "element " + tuple(*e) : "padding"; }
+
+Disagreement differ(std::string what, std::string expected, std::string actual,
+                    std::vector<std::pair<std::string, std::string>> details = {}) {
+  details.emplace_back("expected", std::move(expected));
+  details.emplace_back("actual", std::move(actual));
+  return {std::move(what), std::move(details)};
+}
+
+// "position 5 = element (1,2)" for each position with bits in physical byte k.
+std::string physical_byte_contents(const ShapeWithLayout& shape, int64_t k) {
+  const int64_t bits = shape.element_bits();
+  const int64_t padded = spec::padded_element_count(shape);
+  std::string out;
+  for (int64_t p = k * 8 / bits; p <= (k * 8 + 7) / bits && p < padded; ++p) {
+    out += (out.empty() ? "" : "; ") + ("position " + std::to_string(p) + " = ") +
+           shown(spec::delinearize(shape, p));
+  }
+  return out.empty() ? "tail padding (L)" : out;
+}
+
+// "element (1,2)" for dense byte k (row-major, dense_element_bytes each).
+std::string dense_byte_contents(const ShapeWithLayout& shape, int64_t k) {
+  int64_t i = k / shape.dense_element_bytes();
+  Element e(shape.dims.size(), 0);
+  for (size_t d = shape.dims.size(); d-- > 0;) {
+    e[d] = i % shape.dims[d];
+    i /= shape.dims[d];
+  }
+  return shown(e);
+}
+
+}  // namespace
+
+std::string Disagreement::text() const {
+  std::string out = what;
+  for (size_t i = 0; i < details.size(); ++i) {
+    out += (i ? ", " : ": ") + details[i].first + " " + details[i].second;
+  }
+  return out;
+}
+
+std::string hex_bytes(std::span<const uint8_t> bytes) {
+  std::ostringstream out;
+  out << std::hex << std::setfill('0');
+  for (size_t i = 0; i < bytes.size(); ++i) out << (i ? " " : "") << std::setw(2) << int(bytes[i]);
+  return out.str();
+}
+
+Agreement sizes_agree(const ShapeWithLayout& shape, const Sizes& sizes) {
+  auto number = [](const char* what, int64_t want, int64_t got) -> Agreement {
+    if (want == got) return std::nullopt;
+    return differ(std::string("wrong ") + what, std::to_string(want), std::to_string(got));
+  };
+  if (Agreement d = number("element count", spec::element_count(shape), sizes.element_count)) return d;
+  if (const std::vector<int64_t> want = spec::tiled_shape(shape); want != sizes.tiled_shape) {
+    return differ("wrong tiled shape", tuple(want), tuple(sizes.tiled_shape));
+  }
+  if (Agreement d = number("padded element count", spec::padded_element_count(shape),
+                           sizes.padded_element_count)) {
+    return d;
+  }
+  if (Agreement d = byte_size_agrees(shape, sizes.byte_size)) return d;
+  return number("dense byte size", spec::dense_byte_size(shape), sizes.dense_byte_size);
+}
+
+Agreement byte_size_agrees(const ShapeWithLayout& shape, int64_t bytes) {
+  const int64_t want = spec::byte_size(shape);
+  if (bytes == want) return std::nullopt;
+  return differ("wrong byte size", std::to_string(want) + " bytes", std::to_string(bytes) + " bytes");
+}
+
+Agreement index_agrees(const ShapeWithLayout& shape, const Element& e, int64_t index) {
+  const int64_t want = spec::linear_index(shape, e);
+  if (index == want) return std::nullopt;
+  return differ("wrong linear index", std::to_string(want), std::to_string(index), {{"element", tuple(e)}});
+}
+
+Agreement position_agrees(const ShapeWithLayout& shape, int64_t p, const std::optional<Element>& element) {
+  const std::optional<Element> want = spec::delinearize(shape, p);
+  if (element == want) return std::nullopt;
+  return differ("wrong delinearize", shown(want), shown(element), {{"position", std::to_string(p)}});
+}
+
+Agreement entry_points_agree(const Element& e, int64_t index, int64_t checked, int64_t batch) {
+  if (checked != index) {
+    return differ("linear_index_checked differs from linear_index", std::to_string(index),
+                  std::to_string(checked), {{"element", tuple(e)}});
+  }
+  if (batch != index) {
+    return differ("linear_index_batch differs from linear_index", std::to_string(index),
+                  std::to_string(batch), {{"element", tuple(e)}});
+  }
+  return std::nullopt;
+}
+
+Agreement inverse_agrees(const Element& e, int64_t p, const std::optional<Element>& back) {
+  if (back == e) return std::nullopt;
+  return differ("delinearize does not invert linear_index", shown(e), shown(back),
+                {{"position", std::to_string(p)}});
+}
+
+Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string what,
+                      std::span<const uint8_t> expected, std::span<const uint8_t> actual) {
+  if (expected.size() != actual.size()) {
+    return Disagreement{std::move(what),
+                        {{"expected size", std::to_string(expected.size()) + " bytes"},
+                         {"actual size", std::to_string(actual.size()) + " bytes"}}};
+  }
+  const auto [first, ignored] = std::mismatch(expected.begin(), expected.end(), actual.begin());
+  if (first == expected.end()) return std::nullopt;
+  const size_t k = static_cast<size_t>(first - expected.begin());
+  const std::string contents =
+      physical ? physical_byte_contents(shape, static_cast<int64_t>(k)) : dense_byte_contents(shape, static_cast<int64_t>(k));
+  Disagreement d{std::move(what),
+                 {{"first differing byte", std::to_string(k) + " of " + std::to_string(expected.size()) +
+                                               " (" + contents + ")"},
+                  {"expected", "0x" + hex_bytes(expected.subspan(k, 1))},
+                  {"actual", "0x" + hex_bytes(actual.subspan(k, 1))}}};
+  if (expected.size() <= kShownBufferBytes) {
+    d.details.emplace_back("expected buffer", "[" + hex_bytes(expected) + "]");
+    d.details.emplace_back("actual buffer", "[" + hex_bytes(actual) + "]");
+  }
+  return d;
+}
+
+Agreement pack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> dense,
+                      std::span<const uint8_t> physical) {
+  return bytes_agree(shape, true, "wrong packed bytes", spec::pack(shape, dense), physical);
+}
+
+Agreement unpack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> physical,
+                        std::span<const uint8_t> dense) {
+  return bytes_agree(shape, false, "wrong unpacked bytes", spec::unpack(shape, physical), dense);
+}
+
+}  // namespace tilecheck::check
