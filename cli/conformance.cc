@@ -12,7 +12,11 @@
 namespace tilecheck::cli {
 namespace {
 
-using namespace tilecheck::conformance;
+using conformance::ConformanceReport;
+using conformance::FailureReport;
+using conformance::FunctionReport;
+using conformance::function_name;
+using conformance::Shrunk;
 
 std::string layouts_line(const ConformanceReport& r) {
   if (r.given_layouts) return std::to_string(r.given_layouts) + " given with --layout";

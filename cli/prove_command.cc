@@ -13,9 +13,13 @@
 
 namespace tilecheck::cli {
 
-using namespace tilecheck::proofs;
-
 namespace {
+
+using proofs::Counterexample;
+using proofs::Outcome;
+using proofs::ProofOptions;
+using proofs::Prover;
+using proofs::Verdict;
 
 using nlohmann::json;
 

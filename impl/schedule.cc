@@ -126,4 +126,13 @@ WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pac
   return {lim, d0.dst_stride * c.bits, std::max(threads, 1)};
 }
 
+PackPlan::ThreadShare WorkSplit::share(int t) const {
+  PackPlan::ThreadShare s;
+  s.begin = lim * t / threads;
+  s.end = lim * (t + 1) / threads;
+  s.first_bit = s.begin * bits_per_iteration;
+  s.end_bit = s.end * bits_per_iteration;
+  return s;
+}
+
 }  // namespace tilecheck::impl::detail

@@ -52,14 +52,7 @@ struct WorkSplit {
   int64_t lim = 0, bits_per_iteration = 0;
   int threads = 1;
   // Share t covers [lim*t/threads, lim*(t+1)/threads).
-  PackPlan::ThreadShare share(int t) const {
-    PackPlan::ThreadShare s;
-    s.begin = lim * t / threads;
-    s.end = lim * (t + 1) / threads;
-    s.first_bit = s.begin * bits_per_iteration;
-    s.end_bit = s.end * bits_per_iteration;
-    return s;
-  }
+  PackPlan::ThreadShare share(int t) const;
 };
 
 // The split of a call whose outermost digit has `lim` valid iterations.
