@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "check/gate.h"
+#include "gen/sweep.h"
 #include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::check {
@@ -33,13 +34,7 @@ std::string physical_byte_contents(const ShapeWithLayout& shape, int64_t k) {
 
 // "element (1,2)" for dense byte k (row-major, dense_element_bytes each).
 std::string dense_byte_contents(const ShapeWithLayout& shape, int64_t k) {
-  int64_t i = k / shape.dense_element_bytes();
-  Element e(shape.dims.size(), 0);
-  for (size_t d = shape.dims.size(); d-- > 0;) {
-    e[d] = i % shape.dims[d];
-    i /= shape.dims[d];
-  }
-  return shown(e);
+  return shown(gen::element_at(k / shape.dense_element_bytes(), shape.dims));
 }
 
 }  // namespace

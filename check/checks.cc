@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "gen/sweep.h"
 #include <tilecheck/spec/reshape_formulation.h>
 #include <tilecheck/spec/semantics.h>
 
@@ -15,29 +16,10 @@ int64_t uniform(Rng& rng, int64_t lo, int64_t hi_exclusive) {
   return std::uniform_int_distribution<int64_t>(lo, hi_exclusive - 1)(rng);
 }
 
-// The row-major successor of `e` in `dims`; false after the last element.
-bool next_element(Element& e, const std::vector<int64_t>& dims) {
-  for (size_t d = e.size(); d-- > 0;) {
-    if (++e[d] < dims[d]) return true;
-    e[d] = 0;
-  }
-  return false;
-}
-
 // Precondition: no dim is 0.
 Element random_element(const std::vector<int64_t>& dims, Rng& rng) {
   Element e;
   for (int64_t d : dims) e.push_back(uniform(rng, 0, d));
-  return e;
-}
-
-// The element at row-major (dense) index i.
-Element element_at(int64_t i, const std::vector<int64_t>& dims) {
-  Element e(dims.size(), 0);
-  for (size_t d = dims.size(); d-- > 0;) {
-    e[d] = i % dims[d];
-    i /= dims[d];
-  }
   return e;
 }
 
@@ -48,13 +30,13 @@ std::string shown(const std::optional<Element>& e) { return e ? tuple(*e) : "pad
 template <class Visit>
 std::string visit_every_element(const std::vector<int64_t>& dims, int64_t& visited, Visit visit) {
   visited = 0;
-  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return "";
-  Element e(dims.size(), 0);
-  do {
+  std::string error;
+  gen::for_each_element(dims, [&](const Element& e) {
     ++visited;
-    if (std::string error = visit(e); !error.empty()) return error;
-  } while (next_element(e, dims));
-  return "";
+    error = visit(e);
+    return error.empty();
+  });
+  return error;
 }
 
 // As visit_every_element when there are at most options.exhaustive_limit
@@ -103,7 +85,7 @@ CheckResult bijection_exhaustive(const ShapeWithLayout& shape, const IndexMappin
     int64_t p = 0;
     if (std::string bad = element_round_trip(m, e, &p); !bad.empty()) return bad;
     if (owner[p] >= 0) {
-      return "elements " + tuple(element_at(owner[p], shape.dims)) + " and " + tuple(e) +
+      return "elements " + tuple(gen::element_at(owner[p], shape.dims)) + " and " + tuple(e) +
              " both map to position " + std::to_string(p);
     }
     owner[p] = dense++;
@@ -230,18 +212,22 @@ CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFuncti
   }
   // Each element's bits at its position; every other bit is padding and zero.
   std::vector<bool> element_bit(physical.size() * 8, false);
-  Element e(shape.dims.size(), 0);
-  for (int64_t i = 0; i < elements; ++i, next_element(e, shape.dims)) {
+  int64_t i = 0;  // the element's dense index
+  std::string misplaced;
+  gen::for_each_element(shape.dims, [&](const Element& e) {
     const int64_t p = index(e);
     for (int64_t b = 0; b < bits; ++b) {
       element_bit[p * bits + b] = true;
       if (bit(physical, p * bits + b) != bit(dense, i * element_bytes * 8 + b)) {
-        return CheckResult::failed("element " + tuple(e) + " (position " + std::to_string(p) +
-                                       "): bit " + std::to_string(b) + " differs after pack",
-                                   i);
+        misplaced = "element " + tuple(e) + " (position " + std::to_string(p) + "): bit " +
+                    std::to_string(b) + " differs after pack";
+        return false;
       }
     }
-  }
+    ++i;
+    return true;
+  });
+  if (!misplaced.empty()) return CheckResult::failed(misplaced, i);
   for (size_t i = 0; i < element_bit.size(); ++i) {
     if (!element_bit[i] && bit(physical, i)) {
       return CheckResult::failed("padding bit " + std::to_string(i) + " (position " +

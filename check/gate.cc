@@ -131,15 +131,4 @@ std::string gate_summary_line(const GateReport& report) {
 }
 
 
-std::string join(const std::vector<int64_t>& values, std::string_view separator) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += separator;
-    out += std::to_string(values[i]);
-  }
-  return out;
-}
-
-std::string tuple(const std::vector<int64_t>& values) { return "(" + join(values) + ")"; }
-
 }  // namespace tilecheck::check

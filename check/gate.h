@@ -116,7 +116,5 @@ GateReport run_gate(const GateRegistry& registry, const std::vector<GateLayout>&
 std::string gate_summary_line(const GateReport& report);
 
 // "1,2,3" and "(1,2,3)": how checks show elements and dims in their details.
-std::string join(const std::vector<int64_t>& values, std::string_view separator = ",");
-std::string tuple(const std::vector<int64_t>& values);
 
 }  // namespace tilecheck::check

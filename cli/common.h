@@ -51,8 +51,6 @@ int64_t parse_int64(std::string_view text, std::string_view what);
 
 // "2,3" (no parentheses), the form the commands print and accept, and
 // "(2,3)", the form the document writes tuples in (check/gate.h).
-using check::join;
-using check::tuple;
 
 // Prints `value` on stdout on one line.
 void print_json(const nlohmann::json& value);

@@ -19,8 +19,6 @@
 namespace tilecheck::conformance {
 
 using check::GateOptions;
-using check::join;
-using check::tuple;
 using check::Element;
 
 namespace {

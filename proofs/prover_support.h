@@ -60,12 +60,6 @@ inline bool identical(const ZVec& x, const ZVec& y) {
   return true;
 }
 
-inline std::string join(const std::vector<int64_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
-  return out;
-}
-
 inline std::string sanitize(const std::string& s) {
   std::string out;
   for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
@@ -197,6 +191,5 @@ inline bool in_box(const std::vector<int64_t>& x, const std::vector<int64_t>& b)
   return true;
 }
 
-inline std::string tuple(const std::vector<int64_t>& v) { return "(" + join(v) + ")"; }
 
 }  // namespace tilecheck::proofs::support

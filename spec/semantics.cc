@@ -12,12 +12,6 @@ LevelStructure level_structure(const std::vector<bool>& combine, size_t rank) {
 
 namespace {
 
-std::string join(const std::vector<int64_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
-  return out;
-}
-
 std::vector<int64_t> final_bounds(const ShapeWithLayout& shape) {
   Int64Domain a;
   return level_bounds(a, shape.dims, shape.layout).back();

@@ -208,7 +208,7 @@ class Parser {
   size_t pos_ = 0;
 };
 
-std::string join(const std::vector<int64_t>& values, bool tile) {
+std::string join_dims(const std::vector<int64_t>& values, bool tile) {
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ',';
@@ -227,10 +227,10 @@ std::string join(const std::vector<int64_t>& values, bool tile) {
 
 ShapeWithLayout parse_shape(std::string_view text) { return Parser(text).parse(); }
 
-std::string print_tile(const Tile& tile) { return "(" + join(tile.dims, true) + ")"; }
+std::string print_tile(const Tile& tile) { return "(" + join_dims(tile.dims, true) + ")"; }
 
 std::string print_shape(const ShapeWithLayout& shape) {
-  std::string out = std::string(element_type_name(shape.type)) + "[" + join(shape.dims, false) + "]";
+  std::string out = std::string(element_type_name(shape.type)) + "[" + join_dims(shape.dims, false) + "]";
   const Layout& layout = shape.layout;
   std::string properties;
   if (!layout.tiles.empty()) properties += "T";
@@ -243,7 +243,7 @@ std::string print_shape(const ShapeWithLayout& shape) {
   }
   if (layout.memory_space) properties += "S(" + std::to_string(*layout.memory_space) + ")";
   if (shape.rank() == 0 && properties.empty()) return out;
-  out += "{" + join(layout.minor_to_major, false);
+  out += "{" + join_dims(layout.minor_to_major, false);
   if (!properties.empty()) out += ":" + properties;
   return out + "}";
 }

@@ -105,4 +105,9 @@ void validate_structure(const ShapeWithLayout& shape);
 // calls this.
 void require_concrete(const ShapeWithLayout& shape);
 
+// Numbers in messages: join({1,2,3}) is "1,2,3", tuple({1,2,3}) is "(1,2,3)"
+// (an element, a shape, a tiled shape).
+std::string join(const std::vector<int64_t>& values, std::string_view separator = ",");
+std::string tuple(const std::vector<int64_t>& values);
+
 }  // namespace tilecheck
