@@ -1,15 +1,16 @@
-# ctest step of one mutant: run the impl properties linked against it and
-# pass only if a property fails with a RapidCheck counterexample. Prints the
-# failing property and its minimal counterexample.
+# ctest step of one mutant: run the impl property that must catch it, linked
+# against the mutant, and pass only if it fails with a RapidCheck
+# counterexample. Prints the property and its minimal counterexample.
 #
-#   cmake -DNAME=<mutant> -DWHY=<description> -DRUNNER=<binary> -P run_mutant.cmake
-execute_process(COMMAND "${RUNNER}" --gtest_fail_fast --gtest_color=no
+#   cmake -DNAME=<mutant> -DWHY=<description> -DPROPERTY=<Suite.Property>
+#         -DRUNNER=<binary> -P run_mutant.cmake
+execute_process(COMMAND "${RUNNER}" --gtest_filter=${PROPERTY} --gtest_color=no
                 RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(FIND "${out}" "Falsifiable" at)
 if(result EQUAL 0 OR at EQUAL -1)
   message("${out}\n${err}")
   if(result EQUAL 0)
-    message(FATAL_ERROR "mutant '${NAME}' SURVIVED: every property passed against it (${WHY})")
+    message(FATAL_ERROR "mutant '${NAME}' SURVIVED: ${PROPERTY} passed against it (${WHY})")
   endif()
   message(FATAL_ERROR "mutant '${NAME}' was not caught by a property (exit ${result}, no "
                       "counterexample); it crashed instead (${WHY})")
