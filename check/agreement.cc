@@ -7,6 +7,7 @@
 #include "check/gate.h"
 #include "gen/sweep.h"
 #include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/xla_model.h>
 
 namespace tilecheck::check {
 namespace {
@@ -75,6 +76,13 @@ Agreement byte_size_agrees(const ShapeWithLayout& shape, int64_t bytes) {
   const int64_t want = spec::byte_size(shape);
   if (bytes == want) return std::nullopt;
   return differ("wrong byte size", std::to_string(want) + " bytes", std::to_string(bytes) + " bytes");
+}
+
+Agreement xla_array_size_agrees(const ShapeWithLayout& shape, int64_t bytes) {
+  const int64_t want = xla::array_size(shape);
+  if (bytes == want) return std::nullopt;
+  return differ("wrong byte size (XLA's ArraySize)", std::to_string(want) + " bytes",
+                std::to_string(bytes) + " bytes");
 }
 
 Agreement index_agrees(const ShapeWithLayout& shape, const Element& e, int64_t index) {

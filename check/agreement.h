@@ -61,6 +61,8 @@ struct Sizes {
 
 Agreement sizes_agree(const ShapeWithLayout& shape, const Sizes& sizes);
 Agreement byte_size_agrees(const ShapeWithLayout& shape, int64_t bytes);
+// The same against XLA's ShapeUtil::ArraySize (xla::array_size).
+Agreement xla_array_size_agrees(const ShapeWithLayout& shape, int64_t bytes);
 Agreement index_agrees(const ShapeWithLayout& shape, const Element& e, int64_t index);
 Agreement position_agrees(const ShapeWithLayout& shape, int64_t p, const std::optional<Element>& element);
 // linear_index_checked and linear_index_batch gave the same index as

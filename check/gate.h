@@ -46,6 +46,10 @@ struct GateOptions {
   int64_t pack_limit = int64_t{1} << 20;        // largest element count pack/unpack runs on
   uint64_t seed = 1;                            // the sampling seed (deterministic)
   int64_t property_cases = 100;                 // RapidCheck cases per property (--cases)
+  // The byte size an implementation under test must report: tilecheck's
+  // exact size, or XLA's ShapeUtil::ArraySize (--size-model, docs/SIZES.md).
+  enum class SizeModel { kExact, kXla };
+  SizeModel size_model = SizeModel::kExact;
 };
 
 using LayoutCheckFn = std::function<CheckResult(const ShapeWithLayout&, const GateOptions&)>;

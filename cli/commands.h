@@ -10,9 +10,10 @@ namespace tilecheck::cli {
 void add_index_command(CLI::App& app);        // cli/index.cc
 void add_delinearize_command(CLI::App& app);  // cli/delinearize.cc
 void add_size_command(CLI::App& app);         // cli/size.cc
+void add_check_command(CLI::App& app);        // cli/check.cc
 void add_explain_command(CLI::App& app);      // cli/explain.cc
 void add_draw_command(CLI::App& app);         // cli/draw.cc
-void add_gate_command(CLI::App& app);         // cli/gate_command.cc, checks in cli/gate_checks.cc
+void add_gate_command(CLI::App& app);         // cli/gate.cc, the checks in check/
 void add_prove_command(CLI::App& app);        // cli/prove.cc (Z3 proofs, proofs/)
 void add_equiv_command(CLI::App& app);        // cli/prove.cc
 void add_vectors_command(CLI::App& app);      // cli/vectors.cc (golden vectors)

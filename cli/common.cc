@@ -23,6 +23,32 @@ ShapeWithLayout parse_layout_argument(std::string_view text) {
   }
 }
 
+Shape parse_shape_argument(std::string_view text) {
+  try {
+    return parse_any_shape(text);
+  } catch (const Error& e) {
+    throw Error("layout '" + std::string(text) + "': " + e.what());
+  }
+}
+
+ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
+  const Shape whole = parse_shape_argument(argument.text);
+  if (argument.leaf.empty() && whole.is_array()) return parse_layout_argument(argument.text);
+  if (argument.leaf.empty()) {
+    throw Error("layout '" + argument.text + "' is " +
+                (whole.kind == Shape::Kind::kTuple ? "a tuple" : "not an array") +
+                "; choose one of its arrays with --leaf (its index path, e.g. --leaf 1,0)");
+  }
+  const std::vector<int64_t> path = parse_coordinates(argument.leaf);
+  for (const Leaf& leaf : array_leaves(whole)) {
+    if (leaf.path == path) return parse_layout_argument(print_shape(*leaf.array));
+  }
+  std::string paths;
+  for (const Leaf& leaf : array_leaves(whole)) paths += " " + join(leaf.path);
+  throw Error("layout '" + argument.text + "' has no array at --leaf " + argument.leaf +
+              (paths.empty() ? "; it has no arrays" : "; its arrays are at" + paths));
+}
+
 int64_t parse_int64(std::string_view text, std::string_view what) {
   int64_t value = 0;
   const char* end = text.data() + text.size();
@@ -72,6 +98,12 @@ void print_json(const nlohmann::json& value) { std::cout << value.dump() << "\n"
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout) {
   return command->add_option("LAYOUT", layout, "shape with layout, e.g. 'f32[3,5]{1,0:T(2,2)}'")
       ->required();
+}
+
+CLI::Option* add_layout_argument(CLI::App* command, LayoutArgument& layout) {
+  command->add_option("--leaf", layout.leaf,
+                      "in a tuple, the index path of the array to use, e.g. 1,0");
+  return add_layout_argument(command, layout.text);
 }
 
 CLI::Option* add_element_argument(CLI::App* command, std::string& element) {

@@ -39,8 +39,23 @@ enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2 };
 struct ChecksFailed {};
 
 // Parses and validates a layout with the spec's oracle (sizes must fit int64,
-// no symbolic dims). Throws Error whose message names the layout.
+// no symbolic dims, nothing tilecheck does not model). Throws Error whose
+// message names the layout.
 ShapeWithLayout parse_layout_argument(std::string_view text);
+
+// Parses any shape (an array, a tuple, ...) without the oracle's checks.
+// Throws Error whose message names the text.
+Shape parse_shape_argument(std::string_view text);
+
+// The LAYOUT of a command that maps one array, with its --leaf option: the
+// index path of the array within a tuple ("1,0": element 0 of element 1).
+struct LayoutArgument {
+  std::string text;
+  std::string leaf;
+};
+// parse_layout_argument of the array `argument.leaf` chooses (the whole
+// shape when it is an array and no leaf is given).
+ShapeWithLayout parse_layout_argument(const LayoutArgument& argument);
 
 // "2,3", "(2,3)", " 2, 3 " -> {2,3}; "" or "()" -> {} (a scalar's element).
 // Throws Error naming the bad entry.
@@ -57,6 +72,7 @@ void print_json(const nlohmann::json& value);
 
 // The arguments and flags several subcommands share, described once.
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout);   // LAYOUT
+CLI::Option* add_layout_argument(CLI::App* command, LayoutArgument& layout); // LAYOUT [--leaf P]
 CLI::Option* add_element_argument(CLI::App* command, std::string& element); // E
 CLI::Option* add_json_flag(CLI::App* command, bool& json);                  // --json
 

@@ -11,7 +11,8 @@ namespace tilecheck::cli {
 
 void add_delinearize_command(CLI::App& app) {
   struct Args {
-    std::string layout, position;
+    LayoutArgument layout;
+    std::string position;
     bool json = false;
   };
   auto args = std::make_shared<Args>();

@@ -414,7 +414,8 @@ std::string draw_svg(const ShapeWithLayout& shape) {
 
 void add_draw_command(CLI::App& app) {
   struct Args {
-    std::string layout, svg;
+    LayoutArgument layout;
+    std::string svg;
     int64_t max_rows = 32;
   };
   auto args = std::make_shared<Args>();

@@ -128,7 +128,8 @@ nlohmann::json trace_json(const spec::IndexTrace& trace) {
 
 void add_explain_command(CLI::App& app) {
   struct Args {
-    std::string layout, element;
+    LayoutArgument layout;
+    std::string element;
     bool json = false;
   };
   auto args = std::make_shared<Args>();

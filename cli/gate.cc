@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -154,6 +155,14 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
   command->add_option("--check", args->checks,
                       "run only this check (repeatable; --list names them)");
   command->add_flag("--list", args->list, "list the checks and exit");
+  command
+      ->add_option("--size-model", args->options.size_model,
+                   "with --impl, the byte size the implementation must report: exact "
+                   "(tilecheck's) or xla (XLA's ShapeUtil::ArraySize)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, GateOptions::SizeModel>{{"exact", GateOptions::SizeModel::kExact},
+                                                        {"xla", GateOptions::SizeModel::kXla}}))
+      ->capture_default_str();
   add_json_flag(command, args->json);
   add_conformance_options(command, args->conformance);
   command->callback([args] {

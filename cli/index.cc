@@ -10,7 +10,8 @@ namespace tilecheck::cli {
 
 void add_index_command(CLI::App& app) {
   struct Args {
-    std::string layout, element;
+    LayoutArgument layout;
+    std::string element;
     bool json = false;
   };
   auto args = std::make_shared<Args>();

@@ -17,5 +17,6 @@ int main(int argc, char** argv) {
     add_prove_command(app);
     add_equiv_command(app);
     add_vectors_command(app);
+    add_check_command(app);
   });
 }

@@ -15,6 +15,7 @@
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
+#include <tilecheck/spec/xla_model.h>
 
 namespace tilecheck::conformance {
 
@@ -119,10 +120,16 @@ class Checker {
     const auto reply = worker_.byte_size(text);
     if (reply.failure) return Verdict::crashed(*reply.failure, {});
     if (reply.value->status != 0) return Verdict::skipped();
-    if (const check::Agreement d = check::byte_size_agrees(shape, reply.value->bytes)) {
-      return Verdict::failure(d->what, d->details,
-                              "tilecheck size " + shell_quote(text) + "   (bytes " +
-                                  std::to_string(spec::byte_size(shape)) + ")");
+    const bool xla_model = options_.size_model == GateOptions::SizeModel::kXla;
+    const check::Agreement d = xla_model ? check::xla_array_size_agrees(shape, reply.value->bytes)
+                                         : check::byte_size_agrees(shape, reply.value->bytes);
+    if (d) {
+      return Verdict::failure(
+          d->what, d->details,
+          "tilecheck size " + std::string(xla_model ? "--model xla " : "") + shell_quote(text) +
+              "   (" + (xla_model ? "XLA ArraySize " + std::to_string(xla::array_size(shape))
+                                  : "bytes " + std::to_string(spec::byte_size(shape))) +
+              ")");
     }
     return Verdict::passed(1);
   }

@@ -58,6 +58,19 @@ std::map<std::string, std::string> catalogue_seeds() {
           std::string(bytes.begin(), bytes.end());
     }
   }
+  // XLA's syntax beyond the catalogue: tuples with their index comments,
+  // dynamic dims, dense D(..), index and pointer types, split configs, a
+  // physical shape, metadata, and sparse level types (rejected).
+  const char* xla_texts[][2] = {
+      {"tuple", "(f32[2]{0}, (s32[], f32[2,4]{1,0}), token[], opaque[], ())"},
+      {"tuple_index", "(f32[1]{0}, f32[2]{0}, f32[3]{0}, f32[4]{0}, f32[5]{0}, /*index=5*/f32[6]{0})"},
+      {"dynamic", "s32[<=4,?,8]{2,1,0:T(2,128)}"},
+      {"dense_levels", "f32[3,4]{1,0:D(D,D)T(2,2)}"},
+      {"sparse_levels", "f32[3,4]{1,0:D(D,C+~)}"},
+      {"all_properties", "f32[4,6]{1,0:T(2,2)(1,2)L(8)#(u32)*(u16)E(32)S(1)SC(0:2)(1:1,3)P(f32[4,6]{1,0})M(64)}"},
+      {"split", "f32[123,456]{1,0:T(2,128)S(3)SC(1:200)}"},
+  };
+  for (const auto& [name, text] : xla_texts) seeds["parse_layout/xla_" + std::string(name)] = text;
   // A divisor above 2^62: index_differential delinearizes its last position
   // (the input's choices are used up), where a multiply-shift division that
   // is one bit short goes wrong.

@@ -293,12 +293,71 @@ ShapeWithLayout make_layout(C& c, const RecipeLimits& limits = {}) {
       }
     }
   }
-  if (sometimes(c, 1, 6)) shape.layout.tail_padding_alignment = one_of<int64_t>(c, {2, 3, 4, 8, 16, 128, 1024, 1});
+  // L(1) and S(0) are XLA's defaults, which a layout stores as absent.
+  if (sometimes(c, 1, 6)) {
+    const int64_t n = one_of<int64_t>(c, {2, 3, 4, 8, 16, 128, 1024, 1});
+    if (n > 1) shape.layout.tail_padding_alignment = n;
+  }
   if (sometimes(c, 1, 8)) {
     shape.layout.element_size_bits = one_of<int64_t>(c, {8, 1, 2, 4, 16, 32, 3, 5, 12, 24, 64, 128});
   }
-  if (sometimes(c, 1, 10)) shape.layout.memory_space = c.in_range(0, 3);
+  if (sometimes(c, 1, 10)) {
+    const int64_t space = c.in_range(0, 3);
+    if (space > 0) shape.layout.memory_space = space;
+  }
   fit_to_budget(shape, limits);
+  return shape;
+}
+
+// A layout of make_layout with the XLA properties that change no mapping of
+// tilecheck's, or that no mapping models (D10), for the text round trip:
+// bounded dynamic dims '<=N', index and pointer types, split configs in
+// range, a physical shape, dynamic-shape metadata M(n).
+template <LayoutChoices C>
+ShapeWithLayout make_xla_array(C& c, const RecipeLimits& limits = {}) {
+  ShapeWithLayout shape = make_layout(c, limits);
+  const int64_t rank = shape.rank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sometimes(c, 1, 4)) shape.dynamic_dims.push_back(d);
+  }
+  if (sometimes(c, 1, 8)) shape.layout.index_type = one_of(c, {ElementType::kU32, ElementType::kS64});
+  if (sometimes(c, 1, 8)) shape.layout.pointer_type = one_of(c, {ElementType::kU16, ElementType::kU8});
+  if (rank > 0 && sometimes(c, 1, 4)) {
+    const int64_t configs = c.in_range(1, 2);
+    for (int64_t i = 0; i < configs; ++i) {
+      SplitConfig sc{c.in_range(0, rank - 1), {}};
+      int64_t at = 0;
+      const int64_t splits = c.in_range(0, 3);
+      for (int64_t k = 0; k < splits; ++k) sc.split_indices.push_back(at += c.in_range(1, 50));
+      shape.layout.split_configs.push_back(std::move(sc));
+    }
+  }
+  if (sometimes(c, 1, 10)) {
+    ShapeWithLayout physical = make_layout(c, limits);
+    physical.dynamic_dims.clear();
+    shape.layout.physical_shape = print_shape(physical);
+  }
+  if (sometimes(c, 1, 6)) shape.layout.metadata_prefix_bytes = c.in_range(1, 4096);
+  return shape;
+}
+
+// A whole XLA shape for the text round trip: an array of make_xla_array,
+// or a tuple (nested up to `depth` levels, possibly empty, long enough for
+// XLA's /*index=N*/ annotations) of arrays, tokens and opaque values.
+template <LayoutChoices C>
+Shape make_xla_shape(C& c, int depth = 2, const RecipeLimits& limits = {}) {
+  Shape shape;
+  switch (depth > 0 ? pick(c, {6, 3, 1, 1}) : 0) {
+    case 0: shape.array = make_xla_array(c, limits); break;
+    case 1: {
+      shape.kind = Shape::Kind::kTuple;
+      const int64_t n = c.in_range(0, 12);
+      for (int64_t i = 0; i < n; ++i) shape.elements.push_back(make_xla_shape(c, depth - 1, limits));
+      break;
+    }
+    case 2: shape.kind = Shape::Kind::kToken; break;
+    default: shape.kind = Shape::Kind::kOpaque; break;
+  }
   return shape;
 }
 

@@ -110,6 +110,7 @@ const LevelObligation kLevelObligations[] = {{"P1", "injective", {true, false}},
 
 std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
   validate_structure(shape);
+  require_modelled(shape);
   const Layout& layout = shape.layout;
   const std::string label = print_shape(shape);
   const MappingOps<Z3Domain>& ops = mapping_.symbolic;
@@ -276,6 +277,8 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
 Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
   validate_structure(x);
   validate_structure(y);
+  require_modelled(x);
+  require_modelled(y);
   if (x.dims != y.dims) {
     throw Error("equiv needs two layouts of the same logical shape; dims [" + join(x.dims) +
                 "] and [" + join(y.dims) + "] differ");

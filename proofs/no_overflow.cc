@@ -177,6 +177,7 @@ Outcome Prover::prove_no_overflow(const ShapeWithLayout& shape, const ByteSizeCo
                                   const impl::IndexProgram* program,
                                   const ValidationComputation& validation) {
   validate_structure(shape);
+  require_modelled(shape);
   Outcome o{"P5", "no int64 overflow", Verdict::kUnknown, 0, "", std::nullopt};
   const Layout& layout = shape.layout;
   const int64_t bits = shape.element_bits();

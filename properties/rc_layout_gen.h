@@ -47,6 +47,10 @@ inline rc::Gen<ShapeWithLayout> gen_layout(RecipeLimits limits = {}) {
   return gen_from_recipe([limits](RcChoices& c) { return make_layout(c, limits); });
 }
 
+inline rc::Gen<Shape> gen_xla_shape(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) { return make_xla_shape(c, 2, limits); });
+}
+
 inline rc::Gen<InvalidLayout> gen_invalid_layout(RecipeLimits limits = {}) {
   return gen_from_recipe([limits](RcChoices& c) { return make_invalid_layout(c, limits); });
 }
@@ -80,6 +84,7 @@ inline rc::Gen<LayoutAndData> gen_layout_and_data(RecipeLimits limits = {}) {
 namespace tilecheck {
 
 inline void showValue(const ShapeWithLayout& shape, std::ostream& os) { os << print_shape(shape); }
+inline void showValue(const Shape& shape, std::ostream& os) { os << print_any_shape(shape); }
 
 namespace gen {
 inline void showValue(const InvalidLayout& invalid, std::ostream& os) {

@@ -89,6 +89,24 @@ void TextRoundTrips() {
   RC_ASSERT(print_shape(parse_shape(print_shape(parse_shape(respelled)))) == canonical);
 }
 
+// 6a. The same for every shape XLA prints: tuples (with their /*index=N*/
+// annotations), tokens, dynamic dims, split configs, index and pointer
+// types, physical shapes, M(n); and the text stays the same when spaces are
+// added after every comma (XLA's tuple separator).
+void XlaTextRoundTrips() {
+  const Shape shape = *gen_xla_shape();
+  const std::string canonical = print_any_shape(shape);
+  RC_LOG() << canonical << "\n";
+  RC_ASSERT(parse_any_shape(canonical) == shape);
+  RC_ASSERT(print_any_shape(parse_any_shape(canonical)) == canonical);
+  std::string spaced;
+  for (char ch : canonical) {
+    spaced += ch;
+    if (ch == ',') spaced += ' ';
+  }
+  RC_ASSERT(print_any_shape(parse_any_shape(spaced)) == canonical);
+}
+
 // 6b. Invalid layouts are an Error (from the parser or the validation),
 // never a crash; syntax errors name a column inside the text (or just past
 // its end).
@@ -157,6 +175,8 @@ std::vector<PropertyInfo> spec_property_suite() {
        "3. delinearize(linear_index(e)) == e; each position padding or hit once", &IndexIsABijectionOntoNonPadding},
       {"SpecProperties", "TextRoundTrips", "p6_text_round_trip",
        "6. parse(print(L)) == L; print(parse(s)) canonical and stable", &TextRoundTrips},
+      {"SpecProperties", "XlaTextRoundTrips", "p6_xla_text_round_trip",
+       "6. parse(print(S)) == S for every XLA shape: tuples, <=N, SC, #, *, P, M", &XlaTextRoundTrips},
       {"SpecProperties", "InvalidTextIsAnError", "p6_invalid_text",
        "6. invalid layout text is an Error with a column, never a crash", &InvalidTextIsAnError},
       {"SpecProperties", "EditedTextParsesOrErrors", "p6_edited_text",

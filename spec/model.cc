@@ -82,8 +82,19 @@ std::optional<ElementType> element_type_from_name(std::string_view name) {
 
 int natural_bit_width(ElementType type) { return info(type).bits; }
 
+bool is_integral(ElementType type) {
+  const std::string_view name = info(type).name;
+  return name[0] == 's' || name[0] == 'u';
+}
+
+bool is_sub_byte(ElementType type) { return type != ElementType::kPred && info(type).bits < 8; }
+
 bool ShapeWithLayout::has_symbolic_dims() const {
   return std::find(dims.begin(), dims.end(), kSymbolicDim) != dims.end();
+}
+
+bool ShapeWithLayout::is_dynamic(int64_t dim) const {
+  return std::binary_search(dynamic_dims.begin(), dynamic_dims.end(), dim);
 }
 
 int64_t ShapeWithLayout::element_bits() const {
@@ -152,9 +163,54 @@ void validate_structure(const ShapeWithLayout& shape) {
   if (shape.layout.memory_space && *shape.layout.memory_space < 0) {
     throw Error("S(" + std::to_string(*shape.layout.memory_space) + ") must be >= 0");
   }
+  for (size_t i = 0; i < shape.dynamic_dims.size(); ++i) {
+    const int64_t d = shape.dynamic_dims[i];
+    if (d < 0 || d >= rank || shape.dims[d] == kSymbolicDim ||
+        (i > 0 && d <= shape.dynamic_dims[i - 1])) {
+      throw Error("dynamic_dims must list dims of the shape with a bound, ascending, once each");
+    }
+  }
+  for (const auto& [name, type] : {std::pair{"#", shape.layout.index_type},
+                                   std::pair{"*", shape.layout.pointer_type}}) {
+    if (type && !is_integral(*type)) {
+      throw Error(std::string(name) + "(" + std::string(element_type_name(*type)) +
+                  ") must name an integer type such as u32");
+    }
+  }
+  for (const SplitConfig& sc : shape.layout.split_configs) {
+    if (sc.dimension < 0) {
+      throw Error("SC(" + std::to_string(sc.dimension) + ":..) names a negative dim");
+    }
+    for (int64_t index : sc.split_indices) {
+      if (index < 0) {
+        throw Error("SC(" + std::to_string(sc.dimension) + ":..) has a negative split index " +
+                    std::to_string(index));
+      }
+    }
+  }
+  if (shape.layout.metadata_prefix_bytes && *shape.layout.metadata_prefix_bytes < 0) {
+    throw Error("M(" + std::to_string(*shape.layout.metadata_prefix_bytes) + ") must be >= 0");
+  }
+}
+
+void require_modelled(const ShapeWithLayout& shape) {
+  const Layout& l = shape.layout;
+  if (!l.split_configs.empty()) {
+    throw Error("not supported: split configs (SC): the array is split into separate pieces, "
+                "which no mapping of tilecheck models (docs/DESIGN.md, D10)");
+  }
+  if (l.physical_shape) {
+    throw Error("not supported: a physical shape (P) describes a sparse array; sparse layouts "
+                "are not supported (docs/DESIGN.md, D10)");
+  }
+  if (l.index_type || l.pointer_type) {
+    throw Error(std::string("not supported: ") + (l.index_type ? "an index type (#)" : "a pointer type (*)") +
+                " describes a sparse array; sparse layouts are not supported (docs/DESIGN.md, D10)");
+  }
 }
 
 void require_concrete(const ShapeWithLayout& shape) {
+  require_modelled(shape);
   if (shape.has_symbolic_dims()) {
     throw Error("symbolic dim '?' is only allowed by 'tilecheck prove' and 'tilecheck equiv'");
   }
@@ -170,5 +226,26 @@ std::string join(const std::vector<int64_t>& values, std::string_view separator)
 }
 
 std::string tuple(const std::vector<int64_t>& values) { return "(" + join(values) + ")"; }
+
+namespace {
+void collect_leaves(const Shape& shape, std::vector<int64_t>& path, std::vector<Leaf>& out) {
+  if (shape.kind == Shape::Kind::kArray) {
+    out.push_back({path, &shape.array});
+    return;
+  }
+  for (size_t i = 0; i < shape.elements.size(); ++i) {
+    path.push_back(static_cast<int64_t>(i));
+    collect_leaves(shape.elements[i], path, out);
+    path.pop_back();
+  }
+}
+}  // namespace
+
+std::vector<Leaf> array_leaves(const Shape& shape) {
+  std::vector<Leaf> out;
+  std::vector<int64_t> path;
+  collect_leaves(shape, path, out);
+  return out;
+}
 
 }  // namespace tilecheck

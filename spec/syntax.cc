@@ -6,31 +6,69 @@
 namespace tilecheck {
 namespace {
 
+// XLA's layout properties in the order XLA parses and prints them. D(..) is
+// read and dropped (dense only), as XLA does; the rest are kept.
+constexpr std::string_view kPropertyOrder[] = {"D", "T", "L", "#", "*", "E", "S", "SC", "P", "M"};
+constexpr std::string_view kOrderText = "T L # * E S SC P M";
+
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
 
-  ShapeWithLayout parse() {
-    ShapeWithLayout shape;
+  Shape parse_whole() {
+    Shape shape = any_shape();
     skip_spaces();
+    if (!at_end()) fail("unexpected '" + std::string(1, peek()) + "' after the shape");
+    return shape;
+  }
+
+ private:
+  Shape any_shape() {
+    skip_spaces();
+    Shape shape;
+    if (accept('(')) {
+      shape.kind = Shape::Kind::kTuple;
+      if (accept(')')) return shape;
+      while (true) {
+        shape.elements.push_back(any_shape());
+        if (accept(')')) return shape;
+        expect(',', "expected ',' or ')' in the tuple");
+      }
+    }
     const int64_t type_column = column();
     std::string_view name = identifier();
-    if (name.empty()) fail("expected an element type such as f32, bf16 or s4", type_column);
+    if (name.empty()) {
+      fail("expected an element type such as f32, bf16 or s4, or '(' to start a tuple",
+           type_column);
+    }
+    if (name == "token" || name == "opaque") {
+      shape.kind = name == "token" ? Shape::Kind::kToken : Shape::Kind::kOpaque;
+      expect('[', "expected '[' after " + std::string(name));
+      expect(']', std::string(name) + " takes no dims: expected ']'");
+      return shape;
+    }
     std::optional<ElementType> type = element_type_from_name(name);
     if (!type) fail("unknown element type '" + std::string(name) + "'", type_column);
-    shape.type = *type;
+    shape.array = array(*type);
+    return shape;
+  }
 
+  ShapeWithLayout array(ElementType type) {
+    ShapeWithLayout shape;
+    shape.type = type;
     expect('[', "expected '[' after the element type");
     skip_spaces();
     if (peek() != ']') {
       while (true) {
         skip_spaces();
-        if (peek() == '?') {
-          ++pos_;
+        if (accept('?')) {
           shape.dims.push_back(kSymbolicDim);
-        } else if (peek() == '<') {
-          fail("dynamic dims ('<=') are not supported; give the bound as a static dim");
         } else {
+          if (accept('<')) {
+            if (peek() != '=') fail("expected '<=' before a dynamic dim's bound");
+            ++pos_;
+            shape.dynamic_dims.push_back(shape.rank());
+          }
           const int64_t c = column();
           const int64_t d = number("a dim size");
           if (d < 0) fail("dim " + std::to_string(d) + " is negative; dims must be >= 0", c);
@@ -40,19 +78,15 @@ class Parser {
       }
     }
     expect(']', "expected ',' or ']' in the dims");
-
     skip_spaces();
-    if (at_end()) {
-      shape.layout = default_layout(shape.rank());
-    } else {
+    if (peek() == '{') {
       parse_layout(shape);
+    } else {
+      shape.layout = default_layout(shape.rank());
     }
-    skip_spaces();
-    if (!at_end()) fail("unexpected '" + std::string(1, peek()) + "' after the shape");
     return shape;
   }
 
- private:
   void parse_layout(ShapeWithLayout& shape) {
     const int64_t brace_column = column();
     expect('{', "expected '{' to start the layout");
@@ -80,50 +114,141 @@ class Parser {
     }
   }
 
+  // The property name at the cursor ("SC" before "S"), or empty.
+  std::string_view property_name() {
+    skip_spaces();
+    if (text_.substr(pos_, 2) == "SC") return "SC";
+    const char c = peek();
+    for (std::string_view p : kPropertyOrder) {
+      if (p.size() == 1 && p[0] == c) return p;
+    }
+    return {};
+  }
+
   void parse_properties(Layout& layout) {
-    // Order T* L? E? S?; `stage` is the index of the last property seen.
-    int stage = 0;
-    const std::string order = "TLES";
+    // `stage` is one past the index in kPropertyOrder of the last property seen.
+    size_t stage = 0;
     while (true) {
-      skip_spaces();
-      const char p = peek();
       const int64_t c = column();
-      const size_t s = order.find(p);
-      if (p == '\0' || s == std::string::npos) break;
-      ++pos_;
-      const int this_stage = static_cast<int>(s) + 1;
-      if (this_stage <= stage) {
-        fail(std::string("property ") + p +
-                 "(..) is out of order or repeated; layouts list T(..)... L(n) E(n) S(n) in that "
-                 "order, each at most once (write repeated tiles as T(..)(..))",
+      const std::string_view p = property_name();
+      if (p.empty()) break;
+      size_t s = 0;
+      while (kPropertyOrder[s] != p) ++s;
+      if (s < stage) {
+        fail("property " + std::string(p) +
+                 "(..) is out of order or repeated; a layout lists its properties in XLA's "
+                 "order " + std::string(kOrderText) +
+                 ", each at most once (write repeated tiles as T(..)(..))",
              c);
       }
-      stage = this_stage;
-      expect('(', std::string("expected '(' after ") + p);
-      if (p == 'T') {
+      stage = s + 1;
+      pos_ += p.size();
+      expect('(', "expected '(' after " + std::string(p));
+      if (p == "D") {
+        dim_level_types();
+      } else if (p == "T") {
         // XLA writes repeated tiling as one T followed by the tiles: T(8,128)(2,1).
         layout.tiles.push_back(tile());
         while (accept('(')) layout.tiles.push_back(tile());
-        continue;
-      }
-      const int64_t vc = column();
-      const int64_t v = number("a number");
-      expect(')', std::string("expected ')' to close ") + p + "(..)");
-      if (p == 'L') {
-        if (v < 1) fail("L(" + std::to_string(v) + ") must be at least 1", vc);
-        layout.tail_padding_alignment = v;
-      } else if (p == 'E') {
-        if (v < 1 || v > 128) fail("E(" + std::to_string(v) + ") is outside 1..128", vc);
-        layout.element_size_bits = v;
+      } else if (p == "#" || p == "*") {
+        const int64_t tc = column();
+        skip_spaces();
+        const std::string_view name = identifier();
+        const std::optional<ElementType> type = element_type_from_name(name);
+        if (!type || !is_integral(*type)) {
+          fail(std::string(p) + "(..) takes an integer type such as u32, found '" +
+                   std::string(name) + "'",
+               tc);
+        }
+        (p == "#" ? layout.index_type : layout.pointer_type) = *type;
+        expect(')', "expected ')' to close " + std::string(p) + "(..)");
+      } else if (p == "SC") {
+        layout.split_configs.push_back(split_config());
+        while (accept('(')) layout.split_configs.push_back(split_config());
+      } else if (p == "P") {
+        const int64_t sc = column();
+        const Shape physical = any_shape();
+        if (!physical.is_array()) fail("P(..) takes an array shape", sc);
+        layout.physical_shape = print_shape(physical.array);
+        expect(')', "expected ')' to close P(..)");
       } else {
-        if (v < 0) fail("S(" + std::to_string(v) + ") must be >= 0", vc);
-        layout.memory_space = v;
+        const int64_t vc = column();
+        const int64_t v = number("a number");
+        expect(')', "expected ')' to close " + std::string(p) + "(..)");
+        set_number_property(layout, p[0], v, vc);
       }
     }
     skip_spaces();
     if (peek() != '}' && !at_end()) {
-      fail("unknown layout property '" + std::string(1, peek()) + "'; expected T, L, E or S");
+      fail("unknown layout property '" + std::string(1, peek()) + "'; expected one of " +
+           std::string(kOrderText));
     }
+  }
+
+  // L, E, S and M; XLA's defaults (L(1), S(0), M(0)) are stored as absent,
+  // since XLA does not distinguish them and never prints them.
+  void set_number_property(Layout& layout, char p, int64_t v, int64_t vc) {
+    if (p == 'L') {
+      if (v < 1) fail("L(" + std::to_string(v) + ") must be at least 1", vc);
+      if (v > 1) layout.tail_padding_alignment = v;
+    } else if (p == 'E') {
+      if (v < 1 || v > 128) fail("E(" + std::to_string(v) + ") is outside 1..128", vc);
+      layout.element_size_bits = v;
+    } else if (p == 'S') {
+      if (v < 0) fail("S(" + std::to_string(v) + ") must be >= 0", vc);
+      if (v > 0) layout.memory_space = v;
+    } else {
+      if (v < 0) fail("M(" + std::to_string(v) + ") must be >= 0", vc);
+      if (v > 0) layout.metadata_prefix_bytes = v;
+    }
+  }
+
+  // D(D,D,...): XLA's dim level types, which XLA reads and drops. Dense (D)
+  // entries change nothing; any other level type makes a sparse layout.
+  void dim_level_types() {
+    skip_spaces();
+    if (accept(')')) return;
+    while (true) {
+      skip_spaces();
+      const int64_t c = column();
+      const char kind = peek();
+      if (kind != 'D' && kind != 'C' && kind != 'S' && kind != 'H') {
+        fail("expected a dim level type (D, C, S or H)", c);
+      }
+      ++pos_;
+      bool modified = false;
+      while (peek() == '+' || peek() == '~') {
+        ++pos_;
+        modified = true;
+      }
+      if (kind != 'D' || modified) {
+        fail("sparse layouts are not supported: D(..) gives a dim level type other than dense "
+             "(D)",
+             c);
+      }
+      if (!accept(',')) break;
+    }
+    expect(')', "expected ',' or ')' in D(..)");
+  }
+
+  SplitConfig split_config() {
+    SplitConfig sc;
+    const int64_t c = column();
+    sc.dimension = number("a split config's dim");
+    if (sc.dimension < 0) fail("a split config's dim must be >= 0", c);
+    expect(':', "expected ':' after the split config's dim");
+    skip_spaces();
+    if (peek() != ')') {
+      while (true) {
+        const int64_t ic = column();
+        const int64_t index = number("a split index");
+        if (index < 0) fail("split index " + std::to_string(index) + " is negative", ic);
+        sc.split_indices.push_back(index);
+        if (!accept(',')) break;
+      }
+    }
+    expect(')', "expected ',' or ')' in the split config");
+    return sc;
   }
 
   Tile tile() {
@@ -182,8 +307,19 @@ class Parser {
     return text_.substr(start, pos_ - start);
   }
 
+  // Spaces and C comments, which XLA writes in tuples: /*index=5*/.
   void skip_spaces() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size()) {
+      if (std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+        ++pos_;
+      } else if (text_.substr(pos_, 2) == "/*") {
+        const size_t end = text_.find("*/", pos_ + 2);
+        if (end == std::string_view::npos) fail("unterminated comment '/*'");
+        pos_ = end + 2;
+      } else {
+        return;
+      }
+    }
   }
   bool accept(char c) {
     skip_spaces();
@@ -208,16 +344,24 @@ class Parser {
   size_t pos_ = 0;
 };
 
-std::string join_dims(const std::vector<int64_t>& values, bool tile) {
+std::string join_tile(const std::vector<int64_t>& values) {
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ',';
-    if (tile && values[i] == kCombineDim) {
-      out += '*';
-    } else if (!tile && values[i] == kSymbolicDim) {
+    out += values[i] == kCombineDim ? "*" : std::to_string(values[i]);
+  }
+  return out;
+}
+
+std::string print_dims(const ShapeWithLayout& shape) {
+  std::string out;
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    if (i > 0) out += ',';
+    if (shape.dims[i] == kSymbolicDim) {
       out += '?';
     } else {
-      out += std::to_string(values[i]);
+      if (shape.is_dynamic(i)) out += "<=";
+      out += std::to_string(shape.dims[i]);
     }
   }
   return out;
@@ -225,27 +369,67 @@ std::string join_dims(const std::vector<int64_t>& values, bool tile) {
 
 }  // namespace
 
-ShapeWithLayout parse_shape(std::string_view text) { return Parser(text).parse(); }
+Shape parse_any_shape(std::string_view text) { return Parser(text).parse_whole(); }
 
-std::string print_tile(const Tile& tile) { return "(" + join_dims(tile.dims, true) + ")"; }
+ShapeWithLayout parse_shape(std::string_view text) {
+  Shape shape = parse_any_shape(text);
+  if (!shape.is_array()) {
+    throw Error(std::string("expected one array shape, found ") +
+                (shape.kind == Shape::Kind::kTuple ? "a tuple" : "a token or opaque value"));
+  }
+  return std::move(shape.array);
+}
+
+std::string print_tile(const Tile& tile) { return "(" + join_tile(tile.dims) + ")"; }
+
+std::string print_properties(const Layout& layout) {
+  std::string out;
+  if (!layout.tiles.empty()) out += "T";
+  for (const Tile& t : layout.tiles) out += print_tile(t);
+  // A property XLA does not print at its default value (L(1), S(0), M(0)).
+  const auto number = [&out](std::string_view name, std::optional<int64_t> v,
+                             std::optional<int64_t> xla_default) {
+    if (v && v != xla_default) out += std::string(name) + "(" + std::to_string(*v) + ")";
+  };
+  number("L", layout.tail_padding_alignment, 1);
+  if (layout.index_type) out += "#(" + std::string(element_type_name(*layout.index_type)) + ")";
+  if (layout.pointer_type) {
+    out += "*(" + std::string(element_type_name(*layout.pointer_type)) + ")";
+  }
+  number("E", layout.element_size_bits, std::nullopt);
+  number("S", layout.memory_space, 0);
+  if (!layout.split_configs.empty()) out += "SC";
+  for (const SplitConfig& sc : layout.split_configs) {
+    out += "(" + std::to_string(sc.dimension) + ":" + join(sc.split_indices) + ")";
+  }
+  if (layout.physical_shape) out += "P(" + *layout.physical_shape + ")";
+  number("M", layout.metadata_prefix_bytes, 0);
+  return out;
+}
 
 std::string print_shape(const ShapeWithLayout& shape) {
-  std::string out = std::string(element_type_name(shape.type)) + "[" + join_dims(shape.dims, false) + "]";
-  const Layout& layout = shape.layout;
-  std::string properties;
-  if (!layout.tiles.empty()) properties += "T";
-  for (const Tile& t : layout.tiles) properties += print_tile(t);
-  if (layout.tail_padding_alignment) {
-    properties += "L(" + std::to_string(*layout.tail_padding_alignment) + ")";
-  }
-  if (layout.element_size_bits) {
-    properties += "E(" + std::to_string(*layout.element_size_bits) + ")";
-  }
-  if (layout.memory_space) properties += "S(" + std::to_string(*layout.memory_space) + ")";
+  std::string out = std::string(element_type_name(shape.type)) + "[" + print_dims(shape) + "]";
+  const std::string properties = print_properties(shape.layout);
   if (shape.rank() == 0 && properties.empty()) return out;
-  out += "{" + join_dims(layout.minor_to_major, false);
+  out += "{" + join(shape.layout.minor_to_major);
   if (!properties.empty()) out += ":" + properties;
   return out + "}";
+}
+
+std::string print_any_shape(const Shape& shape) {
+  switch (shape.kind) {
+    case Shape::Kind::kArray: return print_shape(shape.array);
+    case Shape::Kind::kToken: return "token[]";
+    case Shape::Kind::kOpaque: return "opaque[]";
+    case Shape::Kind::kTuple: break;
+  }
+  std::string out = "(";
+  for (size_t i = 0; i < shape.elements.size(); ++i) {
+    // XLA annotates every fifth element of a tuple with its index.
+    if (i > 0) out += i % 5 == 0 ? ", /*index=" + std::to_string(i) + "*/" : ", ";
+    out += print_any_shape(shape.elements[i]);
+  }
+  return out + ")";
 }
 
 }  // namespace tilecheck

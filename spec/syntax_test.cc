@@ -21,6 +21,15 @@ TEST(Syntax, CanonicalRoundTrips) {
            "f32[?,128]{1,0:T(8,128)}",
            "f8e4m3fn[7]{0}",
            "c128[0,2]{0,1}",
+           "s32[<=4]{0}",
+           "f32[<=23,44,<=55]{2,1,0}",
+           "f32[123,456]{1,0:T(2,128)S(3)SC(1:200)}",
+           "f32[123,456]{1,0:S(3)SC(0:10)(1:4,5)}",
+           "f32[123,456]{1,0:T(16,128)M(1024)}",
+           "f32[2,3]{1,0:#(u32)*(u16)}",
+           "f32[10,20]{0,1:P(s32[10,20]{1,0})}",
+           "f32[200001,128]{1,0:T(8)L(1024)}",
+           "f32[4]{0:T(2)L(4)#(u8)*(u64)E(32)S(1)SC(0:2)P(f32[4]{0})M(8)}",
        }) {
     const ShapeWithLayout s = parse_shape(text);
     EXPECT_EQ(print_shape(s), text);
@@ -96,9 +105,100 @@ TEST(SyntaxErrors, PropertiesOutOfOrder) {
   expect_error("f32[3]{0:E(4)E(4)}", "out of order or repeated", 14);
   expect_error("f32[3]{0:T(2)T(2)}", "write repeated tiles as T(..)(..)", 14);
 }
-TEST(SyntaxErrors, UnknownProperty) { expect_error("f32[3]{0:D(C)}", "unknown layout property 'D'", 10); }
+TEST(SyntaxErrors, UnknownProperty) {
+  expect_error("f32[3]{0:Q(1)}", "unknown layout property 'Q'; expected one of T L # * E S SC P M", 10);
+}
 TEST(SyntaxErrors, TrailingGarbage) { expect_error("f32[3]{0} x", "unexpected 'x' after the shape", 11); }
-TEST(SyntaxErrors, DynamicDims) { expect_error("f32[<=3]", "dynamic dims", 5); }
+TEST(SyntaxErrors, DynamicDims) {
+  expect_error("f32[<3]", "expected '<=' before a dynamic dim's bound", 6);
+  expect_error("f32[<=-3]", "negative", 7);
+  expect_error("f32[<=]", "expected a dim size", 7);
+}
+TEST(SyntaxErrors, SparseDimLevelTypes) {
+  expect_error("f32[3]{0:D(C)}", "sparse layouts are not supported", 12);
+  expect_error("f32[3,4]{1,0:D(D,C+)}", "sparse layouts are not supported", 18);
+  expect_error("f32[3,4]{1,0:D(D,D~)}", "sparse layouts are not supported", 18);
+  expect_error("f32[3]{0:D(X)}", "expected a dim level type (D, C, S or H)", 12);
+}
+TEST(SyntaxErrors, SplitConfigs) {
+  // XLA's order puts SC after S; it is not mistaken for S.
+  expect_error("f32[3]{0:SC(0:1)S(1)}", "property S(..) is out of order", 17);
+  expect_error("f32[3]{0:SC(0:1)SC(0:2)}", "property SC(..) is out of order or repeated", 17);
+  expect_error("f32[3]{0:SC(0)}", "expected ':' after the split config's dim", 14);
+  expect_error("f32[3]{0:SC(-1:2)}", "a split config's dim must be >= 0", 13);
+  expect_error("f32[3]{0:SC(0:1,-2)}", "split index -2 is negative", 17);
+}
+TEST(SyntaxErrors, IndexAndPointerTypes) {
+  expect_error("f32[3]{0:#(f32)}", "#(..) takes an integer type such as u32, found 'f32'", 12);
+  expect_error("f32[3]{0:*(pred)}", "*(..) takes an integer type", 12);
+  expect_error("f32[3]{0:*(u8)#(u8)}", "property #(..) is out of order", 15);
+}
+TEST(SyntaxErrors, PhysicalShapeAndMetadata) {
+  expect_error("f32[3]{0:P((f32[3]))}", "P(..) takes an array shape", 12);
+  expect_error("f32[3]{0:P(f32[3]{0}}", "expected ')' to close P(..)", 21);
+  expect_error("f32[3]{0:M(-1)}", "M(-1) must be >= 0", 12);
+}
+TEST(SyntaxErrors, Tuples) {
+  expect_error("(f32[3]{0}", "expected ',' or ')' in the tuple", 11);
+  expect_error("(f32[3]{0},)", "expected an element type", 12);
+  expect_error("token[2]", "token takes no dims", 7);
+  expect_error("(f32[2], /* open", "unterminated comment", 10);
+}
+
+TEST(Syntax, XlaDefaultsAreNotPrinted) {
+  // L(1), S(0) and M(0) are XLA's defaults: XLA stores and prints them as absent.
+  EXPECT_EQ(print_shape(parse_shape("f32[3]{0:L(1)S(0)M(0)}")), "f32[3]{0}");
+  EXPECT_EQ(parse_shape("f32[3]{0:L(1)S(0)M(0)}"), parse_shape("f32[3]{0}"));
+}
+
+TEST(Syntax, DenseDimLevelTypesAreDropped) {
+  // As XLA: D(..) is read and dropped; all-dense changes nothing.
+  EXPECT_EQ(print_shape(parse_shape("f32[3,4]{1,0:D(D,D)T(2,2)}")), "f32[3,4]{1,0:T(2,2)}");
+}
+
+TEST(Syntax, DynamicDimsAreSizedAtTheirBound) {
+  const ShapeWithLayout s = parse_shape("s32[<=4,8]{1,0}");
+  EXPECT_EQ(s.dims, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(s.dynamic_dims, (std::vector<int64_t>{0}));
+  EXPECT_EQ(spec::byte_size(s), 128);
+}
+
+TEST(Syntax, TuplesAsXlaPrintsThem) {
+  for (const char* text : {
+           "()",
+           "(f32[2]{0}, (s32[], f32[2,4]{1,0}))",
+           "(opaque[], f32[], u32[1,2]{1,0}, s32[3,4]{0,1})",
+           "((opaque[], f32[], u32[1,2]{1,0}, s32[3,4]{0,1}), u32[1,2]{1,0}, token[])",
+           "(f32[1]{0}, f32[2]{0}, f32[3]{0}, f32[4]{0}, f32[5]{0}, /*index=5*/f32[6]{0})",
+           "token[]",
+           "(f32[42]{0}, u32[<=123,<=456]{1,0})",
+       }) {
+    const Shape s = parse_any_shape(text);
+    EXPECT_EQ(print_any_shape(s), text);
+    EXPECT_EQ(parse_any_shape(print_any_shape(s)), s);
+  }
+  const Shape t = parse_any_shape("(f32[2]{0}, (s32[], f32[2,4]{1,0}))");
+  const std::vector<Leaf> leaves = array_leaves(t);
+  ASSERT_EQ(leaves.size(), 3u);
+  EXPECT_EQ(leaves[2].path, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(print_shape(*leaves[2].array), "f32[2,4]{1,0}");
+  EXPECT_THROW(parse_shape("(f32[2]{0})"), Error);
+}
+
+TEST(Syntax, NotModelledConstructsAreKeptButNotMapped) {
+  for (const char* text : {"f32[8]{0:SC(0:4)}", "f32[8]{0:#(u32)}", "f32[8]{0:*(u32)}",
+                           "f32[8]{0:P(f32[8]{0})}"}) {
+    const ShapeWithLayout s = parse_shape(text);
+    try {
+      spec::validate(s);
+      ADD_FAILURE() << text << " validated";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("not supported: ", 0), 0u) << e.what();
+    }
+  }
+  // M(n) and S(n) do not change indexing.
+  EXPECT_EQ(spec::byte_size(parse_shape("f32[8]{0:S(1)M(16)}")), 32);
+}
 
 TEST(Validation, StructureErrorsWithoutText) {
   ShapeWithLayout s;

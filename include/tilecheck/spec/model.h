@@ -5,17 +5,30 @@
 // lives here, so the impl can depend on it without touching the spec's
 // algorithms.
 //
-// A shape with layout is written  TYPE[d0,...,dn-1]{m2m:T(..)(..)L(n)E(n)S(n)}
+// A shape with layout is written, in XLA's property order,
+//   TYPE[d0,...,dn-1]{m2m:T(..)(..)L(n)#(t)*(t)E(n)S(n)SC(d:i,..)P(shape)M(n)}
 //   TYPE   element type (f32, bf16, s4, pred, ...)
-//   d_i    logical dims, dim 0 most major in the dense (row-major) view
+//   d_i    logical dims, dim 0 most major in the dense (row-major) view;
+//          '<=N' a bounded dynamic dim (sized at its bound N, as XLA
+//          allocates it), '?' an unbounded one (only the proofs model it)
 //   m2m    minor_to_major: logical dims listed from most minor to most major
 //   T(..)  one tile per level (D2), entries >= 1 or '*' (combine, D4)
 //   L(n)   tail padding: padded element count rounded up to a multiple of n (D5)
+//   #(t)   index type, *(t) pointer type: sparse-array properties; kept and
+//          printed, but no mapping models them (D10)
 //   E(n)   element width in bits, 1..128 (D6)
 //   S(n)   memory space; carried and printed, no effect on indexing
+//   SC(..) split configs: the array is split into separate pieces along a
+//          dim; kept and printed, no mapping models them (D10)
+//   P(..)  physical shape of a sparse array; kept, not modelled (D10)
+//   M(n)   bytes of dynamic-shape metadata before the data; kept and
+//          printed, no effect on indexing
+// A whole XLA shape may also be a tuple of shapes, a token or an opaque
+// value (Shape, below).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -56,10 +69,14 @@ std::optional<ElementType> element_type_from_name(std::string_view name);
 // The type's natural storage width in bits (D6): the XLA bit width, except
 // pred, which is stored in 8 bits unless a layout says E(1).
 int natural_bit_width(ElementType type);
+// s1..s64 and u1..u64 (XLA's IsIntegralType; pred is not).
+bool is_integral(ElementType type);
+// The 1-, 2- and 4-bit types other than pred (XLA's IsSubByteNonPredType).
+bool is_sub_byte(ElementType type);
 
 // A tile entry meaning "combine this dim with the next more minor one" (D4).
-// Written '*' in text; XLA's numeric encoding is -1.
-inline constexpr int64_t kCombineDim = -1;
+// Written '*' in text; the value is XLA's Tile::kCombineDimension, INT64_MIN.
+inline constexpr int64_t kCombineDim = std::numeric_limits<int64_t>::min();
 // A shape dim whose size is unknown (written '?'); only the proofs accept it.
 inline constexpr int64_t kSymbolicDim = -2;
 
@@ -68,23 +85,39 @@ struct Tile {
   bool operator==(const Tile&) const = default;
 };
 
+// One split config, SC(dimension:i0,i1,...): the physical dim `dimension`
+// (0 most major) is split into pieces at the given indices.
+struct SplitConfig {
+  int64_t dimension = 0;
+  std::vector<int64_t> split_indices;
+  bool operator==(const SplitConfig&) const = default;
+};
+
 struct Layout {
   std::vector<int64_t> minor_to_major;
   std::vector<Tile> tiles;
   std::optional<int64_t> tail_padding_alignment;  // L(n), n >= 1
+  std::optional<ElementType> index_type;          // #(t), an integer type
+  std::optional<ElementType> pointer_type;        // *(t), an integer type
   std::optional<int64_t> element_size_bits;       // E(n), 1 <= n <= 128
   std::optional<int64_t> memory_space;            // S(n), n >= 0
+  std::vector<SplitConfig> split_configs;         // SC(..)(..)
+  std::optional<std::string> physical_shape;      // P(..): its canonical text
+  std::optional<int64_t> metadata_prefix_bytes;   // M(n), n >= 1
   bool operator==(const Layout&) const = default;
 };
 
 struct ShapeWithLayout {
   ElementType type = ElementType::kF32;
   std::vector<int64_t> dims;  // each >= 0 or kSymbolicDim
+  // The dims written '<=N' (bounded dynamic), ascending; dims[i] is the bound.
+  std::vector<int64_t> dynamic_dims;
   Layout layout;
   bool operator==(const ShapeWithLayout&) const = default;
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   bool has_symbolic_dims() const;
+  bool is_dynamic(int64_t dim) const;
   // Element width in bits after E(n) (D6).
   int64_t element_bits() const;
   // Bytes one element occupies in the dense (untiled, unpacked) array:
@@ -101,9 +134,32 @@ Layout default_layout(int64_t rank);
 // Overflow of sizes is checked by whoever computes them (spec and impl both).
 void validate_structure(const ShapeWithLayout& shape);
 
-// Rejects symbolic dims with a clear error; every operation but the proofs
-// calls this.
+// Rejects, with "not supported: ...", what no mapping of tilecheck models
+// (D10): split configs, a physical shape, index and pointer types. The
+// proofs call this; every other operation calls require_concrete.
+void require_modelled(const ShapeWithLayout& shape);
+// require_modelled, and rejects symbolic dims with a clear error.
 void require_concrete(const ShapeWithLayout& shape);
+
+// A whole XLA shape: an array with its layout, a tuple of shapes (nested to
+// any depth, possibly empty), a token or an opaque value.
+struct Shape {
+  enum class Kind { kArray, kTuple, kToken, kOpaque };
+  Kind kind = Kind::kArray;
+  ShapeWithLayout array;        // kArray only
+  std::vector<Shape> elements;  // kTuple only
+  bool operator==(const Shape&) const = default;
+
+  bool is_array() const { return kind == Kind::kArray; }
+};
+
+// Every array in `shape` in order, with its index path ({1,0}: element 0 of
+// element 1 of the tuple; {} for a top-level array).
+struct Leaf {
+  std::vector<int64_t> path;
+  const ShapeWithLayout* array;
+};
+std::vector<Leaf> array_leaves(const Shape& shape);
 
 // Numbers in messages: join({1,2,3}) is "1,2,3", tuple({1,2,3}) is "(1,2,3)"
 // (an element, a shape, a tiled shape).
