@@ -91,6 +91,57 @@ TEST(Size, Json) {
   EXPECT_EQ(small["bytes"], 28672);
 }
 
+TEST(Size, XlaModelSaysWhyTheSizesDiffer) {
+  const Output r = tilecheck({"size", "--model", "xla", "u2[6,10]{1,0:T(4,4)}"});
+  expect_ok(r);
+  EXPECT_NE(r.out.find("bytes            24 (2 bits per element)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("XLA ArraySize    96\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("XLA ByteSizeOf   60 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("why: XLA stores u2 without E(n) at one byte per element"),
+            std::string::npos)
+      << r.out;
+  // --json always has both models.
+  const nlohmann::json j =
+      nlohmann::json::parse(tilecheck({"size", "--json", "f32[]{:T(1)(2)}"}).out);
+  EXPECT_EQ(j["bytes"], 8);
+  EXPECT_EQ(j["xla_array_size"], 4);
+  EXPECT_EQ(j["xla_differs"], true);
+  ASSERT_EQ(j["xla_reasons"].size(), 1u);
+  // A split array: no exact size, XLA's all the same.
+  const nlohmann::json split = nlohmann::json::parse(
+      tilecheck({"size", "--json", "f32[150,200]{1,0:T(8,128)SC(1:100)}"}).out);
+  EXPECT_TRUE(split["bytes"].is_null());
+  EXPECT_EQ(split["xla_array_size"], 77824);
+}
+
+TEST(Size, TupleArrayByArray) {
+  const nlohmann::json j = nlohmann::json::parse(
+      tilecheck({"size", "--json", "(f32[2]{0}, (s32[], token[]), /*index=2*/u2[6,10]{1,0:T(4,4)})"})
+          .out);
+  ASSERT_EQ(j["leaves"].size(), 3u);
+  EXPECT_EQ(j["leaves"][2]["path"], nlohmann::json::parse("[2]"));
+  EXPECT_EQ(j["leaves"][2]["shape"], "u2[6,10]{1,0:T(4,4)}");
+  EXPECT_EQ(j["bytes"], 8 + 4 + 24);
+  EXPECT_EQ(j["xla_array_size"], 8 + 4 + 96);
+  EXPECT_EQ(j["xla_byte_size_of"], 24);  // the tuple's index table: 3 pointers
+  const Output leaf = tilecheck({"index", "--leaf", "1,0", "(f32[2]{0}, (s32[8]{0:T(4)}, token[]))", "5"});
+  expect_ok(leaf);
+  EXPECT_EQ(leaf.out, "5\n");
+}
+
+TEST(Check, ExitsOneOnWhatXlaRejects) {
+  const Output bad = tilecheck({"check", "pred[8]{0:E(4)}"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_NE(bad.out.find("error   E(4): E(n) on pred"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("invalid for XLA (1 error, 0 warnings)"), std::string::npos) << bad.out;
+  const Output warned = tilecheck({"check", "f32[3]{0:T(2,128)}"});
+  EXPECT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.out.find("valid for XLA (0 errors, 1 warning)"), std::string::npos) << warned.out;
+  const nlohmann::json j = nlohmann::json::parse(tilecheck({"check", "--json", kLarge}).out);
+  EXPECT_EQ(j["valid"], true);
+  EXPECT_EQ(j["problems"].size(), 0u);
+}
+
 TEST(Explain, Figure1AsTheDocumentWritesIt) {
   const Output r = tilecheck({"explain", kFigure1, "2,3"});
   expect_ok(r);
@@ -214,6 +265,14 @@ TEST(Errors, BadInputExitsTwoWithAMessage) {
       {{"index", kFigure1}, "E is required"},
       {{"size", "--bogus", kFigure1}, "--bogus"},
       {{"gate", "--samples", "0"}, "--samples"},
+      // XLA's constructs: what no mapping models, sparse layouts, tuples.
+      {{"index", "f32[8]{0:T(4)SC(0:4)}", "1"}, "not supported: split configs (SC)"},
+      {{"size", "f32[8]{0:D(C)}"}, "sparse layouts are not supported"},
+      {{"index", "(f32[2]{0}, s32[])", "1"}, "choose one of its arrays with --leaf"},
+      {{"index", "--leaf", "2", "(f32[2]{0}, s32[])", "1"}, "its arrays are at 0 1"},
+      {{"size", "--model", "tpu", kFigure1}, "--model"},
+      {{"check", "f32[3]{0:SC(0:1)S(1)}"}, "column 17: property S(..) is out of order"},
+      {{"gate", "--size-model", "other"}, "--size-model"},
   };
   for (const auto& [args, message] : cases) {
     const Output r = tilecheck(args);

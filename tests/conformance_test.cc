@@ -106,6 +106,25 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   EXPECT_EQ(simpler.exit_code, 0) << one_tile << "\n" << simpler.out;
 }
 
+// With --size-model xla the byte size is checked against XLA's ArraySize,
+// which counts the first tile only: the first-tile build agrees there, and
+// fails only where XLA's figure is 0 (combined dims).
+TEST(Conformance, SizeModelXlaChecksAgainstXlasArraySize) {
+  const Output two_tiles = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--size-model",
+                                      "xla", "--layout", "f32[]{:T(1)(2)}"});
+  EXPECT_EQ(two_tiles.exit_code, 0) << two_tiles.out << two_tiles.err;
+  const Output combined = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--size-model",
+                                     "xla", "--layout", "f32[8,3]{1,0:T(2,*,1)}"});
+  ASSERT_EQ(combined.exit_code, 1) << combined.out << combined.err;
+  EXPECT_NE(combined.out.find("\nFAILED byte_size: wrong byte size (XLA's ArraySize)\n"),
+            std::string::npos)
+      << combined.out;
+  EXPECT_EQ(field(combined.out, "expected"), "0 bytes") << combined.out;
+  EXPECT_NE(field(combined.out, "the spec says:").find("tilecheck size --model xla '"),
+            std::string::npos)
+      << combined.out;
+}
+
 TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
   const Output r = tilecheck({"gate", "--impl", CRASHING_IMPL, "--cases", "20", kQuick[0],
                               kQuick[1], kQuick[2], kQuick[3]});
