@@ -11,6 +11,8 @@ void add_index_command(CLI::App& app);        // cli/index.cc
 void add_delinearize_command(CLI::App& app);  // cli/delinearize.cc
 void add_size_command(CLI::App& app);         // cli/size.cc
 void add_check_command(CLI::App& app);        // cli/check.cc
+void add_scan_command(CLI::App& app);         // cli/scan.cc (HLO modules)
+void add_bitcast_command(CLI::App& app);      // cli/bitcast.cc
 void add_explain_command(CLI::App& app);      // cli/explain.cc
 void add_draw_command(CLI::App& app);         // cli/draw.cc
 void add_gate_command(CLI::App& app);         // cli/gate.cc, the checks in check/

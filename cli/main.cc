@@ -18,5 +18,7 @@ int main(int argc, char** argv) {
     add_equiv_command(app);
     add_vectors_command(app);
     add_check_command(app);
+    add_scan_command(app);
+    add_bitcast_command(app);
   });
 }

@@ -391,6 +391,54 @@ ShapeWithLayout make_nonempty_layout(C& c, const RecipeLimits& limits = {}) {
   return shape;
 }
 
+// The result of a candidate bitcast of `from`: the same element type and
+// width, dims that a reshape of from's reaches (two adjacent dims merged, a
+// dim split at a divisor, or the same dims), and a layout that is either
+// from's own (its minor_to_major carried over when the rank is unchanged,
+// else the default one, with from's tiles and L(n)) or a partner layout of
+// its own. Both kinds of answer come up: a bitcast and not.
+template <LayoutChoices C>
+ShapeWithLayout make_bitcast_partner(C& c, const ShapeWithLayout& from, const RecipeLimits& limits = {}) {
+  std::vector<int64_t> dims = from.dims;
+  const int64_t rank = from.rank();
+  switch (pick(c, {3, 3, 1})) {
+    case 0:
+      if (rank >= 2) {
+        const int64_t i = c.in_range(0, rank - 2);
+        dims[i] *= dims[i + 1];
+        dims.erase(dims.begin() + i + 1);
+      }
+      break;
+    case 1:
+      if (rank >= 1) {
+        const int64_t i = c.in_range(0, rank - 1);
+        std::vector<int64_t> divisors;
+        for (int64_t a = 1; a <= dims[i]; ++a) {
+          if (dims[i] % a == 0) divisors.push_back(a);
+        }
+        if (!divisors.empty()) {
+          const int64_t a = divisors[c.in_range(0, static_cast<int64_t>(divisors.size()) - 1)];
+          dims[i] /= a;
+          dims.insert(dims.begin() + i, a);
+        }
+      }
+      break;
+    default: break;
+  }
+  ShapeWithLayout to = from;
+  to.dims = dims;
+  to.dynamic_dims.clear();
+  if (c.flip()) {
+    to = make_partner_layout(c, to, limits);
+    to.layout.element_size_bits = from.layout.element_size_bits;
+  } else if (to.rank() != rank) {
+    to.layout.minor_to_major = default_layout(to.rank()).minor_to_major;
+  }
+  while (!within(to, limits) && !to.layout.tiles.empty()) to.layout.tiles.pop_back();
+  if (!within(to, limits)) to.layout.tail_padding_alignment.reset();
+  return to;
+}
+
 // A layout shaped for the impl's SIMD kernels, which make_layout's layouts
 // of a small budget reach rarely: the sub-tile interleaves (bf16 (2,1),
 // s8/u8 (4,1), s4 (8,1), pred (32,1)) and plain f32 rows, with row and

@@ -11,6 +11,7 @@
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -19,6 +20,7 @@
 
 #include <tilecheck/impl/plan.h>
 #include "check/agreement.h"
+#include "check/bitcast.h"
 #include "check/buffers.h"
 #include "check/thread_schedule.h"
 #include "gen/sweep.h"
@@ -333,6 +335,33 @@ void DelinearizeEveryDivisorMagnitude() {
   }
 }
 
+// 10. The bitcast check (check/bitcast.h, over the impl's index plans)
+// against the spec's pack: a reshape keeps the dense array as it is, so
+// reading from's buffer as `to` is a bitcast exactly when packing the same
+// dense data gives the same bytes. The elements are 32-bit and all distinct
+// (1, 2, 3, ...), so equal bytes mean every element at the same place.
+void BitcastAgreesWithPack() {
+  const BitcastPair pair = *gen_bitcast_pair();
+  const check::BitcastReport r = check::check_bitcast(pair.from, pair.to);
+  const int64_t n = spec::element_count(pair.from);
+  std::vector<uint8_t> dense(static_cast<size_t>(n) * 4);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t v = static_cast<uint32_t>(i + 1);
+    std::memcpy(dense.data() + 4 * i, &v, 4);
+  }
+  const bool same_bytes = spec::pack(pair.from, dense) == spec::pack(pair.to, dense);
+  RC_TAG(same_bytes ? "a bitcast" : "not a bitcast");
+  RC_ASSERT(r.is_bitcast == same_bytes);
+  // Equal sizes and no bitcast: some element moved, and the one named is
+  // where the spec says, in both layouts.
+  if (!r.is_bitcast && r.from_bytes == r.to_bytes) RC_ASSERT(r.first_moved.has_value());
+  if (r.first_moved) {
+    RC_ASSERT(spec::linear_index(pair.from, r.first_moved->from_element) == r.first_moved->from_position);
+    RC_ASSERT(spec::linear_index(pair.to, r.first_moved->to_element) == r.first_moved->to_position);
+    RC_ASSERT(r.first_moved->from_position != r.first_moved->to_position);
+  }
+}
+
 }  // namespace
 
 std::vector<PropertyInfo> impl_property_suite() {
@@ -361,6 +390,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "8. thread shares cover the work once, in order, and no two shares of a pack write one byte", &ThreadSharesPartitionTheWork},
       {"ImplProperties", "DelinearizeEveryDivisorMagnitude", "p9_divisor_magnitudes",
        "9. delinearize divides correctly by divisors of every magnitude up to INT64_MAX, at the edges of each division", &DelinearizeEveryDivisorMagnitude},
+      {"ImplProperties", "BitcastAgreesWithPack", "p10_bitcast",
+       "10. bitcast(A, B) holds exactly when packing the same dense data as A and as B gives the same bytes", &BitcastAgreesWithPack},
   };
 }
 

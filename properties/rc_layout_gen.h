@@ -51,6 +51,19 @@ inline rc::Gen<Shape> gen_xla_shape(RecipeLimits limits = {}) {
   return gen_from_recipe([limits](RcChoices& c) { return make_xla_shape(c, 2, limits); });
 }
 
+// A layout of 32-bit elements and a candidate bitcast result of it.
+struct BitcastPair {
+  ShapeWithLayout from, to;
+};
+inline rc::Gen<BitcastPair> gen_bitcast_pair(RecipeLimits limits = {}) {
+  return gen_from_recipe([limits](RcChoices& c) {
+    ShapeWithLayout from = make_layout(c, limits);
+    from.type = ElementType::kS32;
+    from.layout.element_size_bits.reset();
+    return BitcastPair{from, make_bitcast_partner(c, from, limits)};
+  });
+}
+
 inline rc::Gen<InvalidLayout> gen_invalid_layout(RecipeLimits limits = {}) {
   return gen_from_recipe([limits](RcChoices& c) { return make_invalid_layout(c, limits); });
 }
@@ -97,6 +110,9 @@ inline void showValue(const LayoutAndElement& v, std::ostream& os) {
   os << print_shape(v.shape) << " element (";
   for (size_t i = 0; i < v.element.size(); ++i) os << (i ? "," : "") << v.element[i];
   os << ")";
+}
+inline void showValue(const BitcastPair& v, std::ostream& os) {
+  os << print_shape(v.from) << " as " << print_shape(v.to);
 }
 inline void showValue(const LayoutAndData& v, std::ostream& os) {
   os << print_shape(v.shape) << " dense[" << v.dense.size() << "] =";

@@ -22,6 +22,13 @@ class Parser {
     return shape;
   }
 
+  // A shape at the start of the text; `end` is where it stops.
+  Shape parse_prefix(size_t& end) {
+    Shape shape = any_shape();
+    end = pos_;
+    return shape;
+  }
+
  private:
   Shape any_shape() {
     skip_spaces();
@@ -370,6 +377,10 @@ std::string print_dims(const ShapeWithLayout& shape) {
 }  // namespace
 
 Shape parse_any_shape(std::string_view text) { return Parser(text).parse_whole(); }
+
+Shape parse_shape_prefix(std::string_view text, size_t& end) {
+  return Parser(text).parse_prefix(end);
+}
 
 ShapeWithLayout parse_shape(std::string_view text) {
   Shape shape = parse_any_shape(text);

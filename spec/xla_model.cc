@@ -199,16 +199,6 @@ std::vector<Problem> validity_problems(const ShapeWithLayout& shape) {
               std::to_string(rank) + ": XLA and tilecheck read the missing dims as size 1 (D3), "
               "so every element pays for a whole tile in those dims");
     }
-    if (level > 0) {
-      const int64_t previous = static_cast<int64_t>(l.tiles[level - 1].dims.size());
-      if (entries > previous) {
-        add(out, S::kWarning, prop,
-            "sub-tile " + std::to_string(level + 1) + " has " + std::to_string(entries) +
-                " entries but the tile it applies within has " + std::to_string(previous) +
-                ": XLA applies a sub-tile within the previous tile, where it cannot apply; "
-                "tilecheck reads it as reaching into the tile counts (D2)");
-      }
-    }
   }
   for (const SplitConfig& sc : l.split_configs) {
     const std::string prop =

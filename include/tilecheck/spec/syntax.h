@@ -37,6 +37,10 @@ namespace tilecheck {
 Shape parse_any_shape(std::string_view text);
 // One array shape; a tuple, token or opaque value is an Error.
 ShapeWithLayout parse_shape(std::string_view text);
+// The shape at the start of `text` (leading spaces skipped), which may go on
+// with anything; `end` is set to the offset just past the shape. For
+// readers of larger texts, such as HLO modules.
+Shape parse_shape_prefix(std::string_view text, size_t& end);
 
 std::string print_any_shape(const Shape& shape);
 std::string print_shape(const ShapeWithLayout& shape);
