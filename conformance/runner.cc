@@ -221,8 +221,9 @@ std::vector<ShapeWithLayout> simpler_layouts(const ShapeWithLayout& s) {
     }
     for (size_t j = 0; j < entries.size(); ++j) {
       const int64_t e = entries[j];
+      if (e == kCombineDim) continue;  // INT64_MIN: no smaller entry, and e - 1 would overflow
       for (int64_t smaller : {int64_t{1}, e / 2, e - 1}) {
-        if (e != kCombineDim && smaller >= 1 && smaller < e) {
+        if (smaller >= 1 && smaller < e) {
           with([&](ShapeWithLayout& c) { c.layout.tiles[t].dims[j] = smaller; });
         }
       }
@@ -338,6 +339,10 @@ ConformanceReport run(const std::string& impl_path, double timeout_seconds,
                                   " --layout " + shell_quote(print_shape(minimal.shape));
           if (fr.function == ImplFunction::kPack)
             reproduce += " --seed " + std::to_string(options.seed);
+          if (fr.function == ImplFunction::kByteSize &&
+              options.size_model == GateOptions::SizeModel::kXla) {
+            reproduce += " --size-model xla";
+          }
           fr.failure = FailureReport{layout.origin, print_shape(layout.shape), std::move(minimal),
                                      std::move(reproduce)};
           break;

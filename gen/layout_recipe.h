@@ -635,7 +635,7 @@ InvalidLayout make_invalid_layout(C& c, const RecipeLimits& limits = {}) {
       return {kind, make_syntax_error(c, print_shape(shape)), std::nullopt};
     case InvalidKind::kTileEntryNotPositive: {
       Tile& t = some_tile();
-      // 0, -3, -6, -9: never -1, which is kCombineDim.
+      // 0, -3, -6, -9: never kCombineDim (INT64_MIN).
       t.dims[c.in_range(0, static_cast<int64_t>(t.dims.size()) - 1)] = -3 * c.in_range(0, 3);
       break;
     }

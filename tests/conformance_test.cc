@@ -123,6 +123,11 @@ TEST(Conformance, SizeModelXlaChecksAgainstXlasArraySize) {
   EXPECT_NE(field(combined.out, "the spec says:").find("tilecheck size --model xla '"),
             std::string::npos)
       << combined.out;
+  // The reproduce line keeps the size model, so it fails the same way.
+  EXPECT_EQ(field(combined.out, "reproduce:"),
+            "tilecheck gate --impl " + std::string(FIRST_TILE_SIZE_IMPL) +
+                " --layout 'f32[]{:T(*,1)}' --size-model xla")
+      << combined.out;
 }
 
 TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
