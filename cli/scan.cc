@@ -2,11 +2,13 @@
 // HLO module with its count, sizes, padding and problems, sorted by wasted
 // bytes; the totals; the bitcasts that are not bitcasts (check/scan.h).
 // Exit 1 when a layout is invalid for XLA or a bitcast moves elements.
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "check/scan.h"
 #include "cli/commands.h"
@@ -80,18 +82,27 @@ void print_scan(const check::ScanReport& r) {
   std::cout << "module " << (r.module.empty() ? "(unnamed)" : r.module) << ": " << r.lines
             << " lines, " << r.instructions << " instructions, " << r.arrays << " arrays, "
             << r.layouts.size() << " distinct layouts\n\n";
-  size_t width = 6;
-  for (const check::ScanLayout& l : r.layouts) width = std::max(width, l.layout.size());
-  std::cout << std::left << std::setw(static_cast<int>(width)) << "layout" << std::right
-            << std::setw(7) << "count" << std::setw(12) << "elements" << std::setw(12) << "bytes"
-            << std::setw(12) << "XLA bytes" << std::setw(11) << "padding" << std::setw(8)
-            << "share" << "  first\n";
+  // One row of cells per layout; every column as wide as its widest cell.
+  std::vector<std::vector<std::string>> rows = {
+      {"layout", "count", "elements", "bytes", "XLA bytes", "padding", "share", "first"}};
   for (const check::ScanLayout& l : r.layouts) {
-    std::cout << std::left << std::setw(static_cast<int>(width)) << l.layout << std::right
-              << std::setw(7) << l.count << std::setw(12) << l.elements << std::setw(12)
-              << or_dash(l.bytes) << std::setw(12) << or_dash(l.xla_bytes) << std::setw(11)
-              << l.padding_bytes << std::setw(8) << percent(l.padding_share) << "  "
-              << l.first_instruction << " (line " << l.first_line << ")\n";
+    rows.push_back({l.layout, std::to_string(l.count),
+                    l.bytes ? std::to_string(l.elements) : "-", or_dash(l.bytes),
+                    or_dash(l.xla_bytes), l.bytes ? std::to_string(l.padding_bytes) : "-",
+                    l.bytes ? percent(l.padding_share) : "-",
+                    l.first_instruction + " (line " + std::to_string(l.first_line) + ")"});
+  }
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    // The layout and the first instruction left-aligned, the numbers right.
+    std::cout << std::left << std::setw(static_cast<int>(widths[0])) << row[0] << std::right;
+    for (size_t c = 1; c + 1 < row.size(); ++c) {
+      std::cout << "  " << std::setw(static_cast<int>(widths[c])) << row[c];
+    }
+    std::cout << "  " << row.back() << "\n";
   }
   std::cout << "\ntotal: " << (r.totals_overflow ? "more than " : "") << r.total_bytes
             << " bytes, " << r.total_padding_bytes

@@ -168,9 +168,14 @@ void add_size_command(CLI::App& app) {
       print_json(out);
       return;
     }
-    std::cout << "tuple of " << whole.elements.size() << " element"
-              << (whole.elements.size() == 1 ? "" : "s") << ", " << rows.size() << " array"
-              << (rows.size() == 1 ? "" : "s") << "\n";
+    const bool buffer = whole.kind == Shape::Kind::kBuffer;
+    if (buffer) {
+      std::cout << "buffer of one array\n";
+    } else {
+      std::cout << "tuple of " << whole.elements.size() << " element"
+                << (whole.elements.size() == 1 ? "" : "s") << ", " << rows.size() << " array"
+                << (rows.size() == 1 ? "" : "s") << "\n";
+    }
     for (const auto& [leaf, s] : rows) {
       std::cout << "array {" << join(leaf.path) << "} " << s.shape << "\n";
       print_array_sizes(s, xla_model, "  ");
@@ -180,9 +185,13 @@ void add_size_command(CLI::App& app) {
               << "\n";
     if (xla_model) {
       std::cout << "total XLA ArraySize "
-                << (xla_known ? std::to_string(total_array_size) : "unknown") << "\n"
-                << "XLA ByteSizeOf of the tuple " << table << " (its index table: "
-                << xla::kPointerSize << " bytes per element)\n";
+                << (xla_known ? std::to_string(total_array_size) : "unknown") << "\n";
+      if (buffer) {
+        std::cout << "XLA ByteSizeOf of the buffer " << table << " (its array's)\n";
+      } else {
+        std::cout << "XLA ByteSizeOf of the tuple " << table << " (its index table: "
+                  << xla::kPointerSize << " bytes per element)\n";
+      }
     }
   });
 }

@@ -343,11 +343,12 @@ ShapeWithLayout make_xla_array(C& c, const RecipeLimits& limits = {}) {
 
 // A whole XLA shape for the text round trip: an array of make_xla_array,
 // or a tuple (nested up to `depth` levels, possibly empty, long enough for
-// XLA's /*index=N*/ annotations) of arrays, tokens and opaque values.
+// XLA's /*index=N*/ annotations) of arrays, tokens, opaque values and
+// buffers b(..).
 template <LayoutChoices C>
 Shape make_xla_shape(C& c, int depth = 2, const RecipeLimits& limits = {}) {
   Shape shape;
-  switch (depth > 0 ? pick(c, {6, 3, 1, 1}) : 0) {
+  switch (depth > 0 ? pick(c, {6, 3, 1, 1, 1}) : 0) {
     case 0: shape.array = make_xla_array(c, limits); break;
     case 1: {
       shape.kind = Shape::Kind::kTuple;
@@ -356,7 +357,11 @@ Shape make_xla_shape(C& c, int depth = 2, const RecipeLimits& limits = {}) {
       break;
     }
     case 2: shape.kind = Shape::Kind::kToken; break;
-    default: shape.kind = Shape::Kind::kOpaque; break;
+    case 3: shape.kind = Shape::Kind::kOpaque; break;
+    default:
+      shape.kind = Shape::Kind::kBuffer;
+      shape.elements.push_back(Shape{Shape::Kind::kArray, make_xla_array(c, limits), {}});
+      break;
   }
   return shape;
 }

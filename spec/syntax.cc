@@ -44,6 +44,15 @@ class Parser {
     }
     const int64_t type_column = column();
     std::string_view name = identifier();
+    if (name == "b" && accept('(')) {
+      // A buffer shape, b(ARRAY), as XLA prints it.
+      shape.kind = Shape::Kind::kBuffer;
+      const int64_t inner_column = column();
+      shape.elements.push_back(any_shape());
+      if (!shape.elements[0].is_array()) fail("b(..) holds one array shape", inner_column);
+      expect(')', "expected ')' at the end of the buffer shape b(..)");
+      return shape;
+    }
     if (name.empty()) {
       fail("expected an element type such as f32, bf16 or s4, or '(' to start a tuple",
            type_column);
@@ -386,7 +395,9 @@ ShapeWithLayout parse_shape(std::string_view text) {
   Shape shape = parse_any_shape(text);
   if (!shape.is_array()) {
     throw Error(std::string("expected one array shape, found ") +
-                (shape.kind == Shape::Kind::kTuple ? "a tuple" : "a token or opaque value"));
+                (shape.kind == Shape::Kind::kTuple    ? "a tuple"
+                 : shape.kind == Shape::Kind::kBuffer ? "a buffer b(..)"
+                                                      : "a token or opaque value"));
   }
   return std::move(shape.array);
 }
@@ -432,6 +443,7 @@ std::string print_any_shape(const Shape& shape) {
     case Shape::Kind::kArray: return print_shape(shape.array);
     case Shape::Kind::kToken: return "token[]";
     case Shape::Kind::kOpaque: return "opaque[]";
+    case Shape::Kind::kBuffer: return "b(" + print_any_shape(shape.elements.at(0)) + ")";
     case Shape::Kind::kTuple: break;
   }
   std::string out = "(";

@@ -143,6 +143,8 @@ TEST(SyntaxErrors, Tuples) {
   expect_error("(f32[3]{0},)", "expected an element type", 12);
   expect_error("token[2]", "token takes no dims", 7);
   expect_error("(f32[2], /* open", "unterminated comment", 10);
+  expect_error("b(f32[2]{0}, f32[3]{0})", "expected ')' at the end of the buffer shape b(..)", 12);
+  expect_error("b((f32[2]{0}))", "b(..) holds one array shape", 3);
 }
 
 TEST(Syntax, XlaDefaultsAreNotPrinted) {
@@ -172,6 +174,8 @@ TEST(Syntax, TuplesAsXlaPrintsThem) {
            "(f32[1]{0}, f32[2]{0}, f32[3]{0}, f32[4]{0}, f32[5]{0}, /*index=5*/f32[6]{0})",
            "token[]",
            "(f32[42]{0}, u32[<=123,<=456]{1,0})",
+           "b(s32[3,4]{1,0})",
+           "(b(f32[8]{0:T(8)}), token[])",
        }) {
     const Shape s = parse_any_shape(text);
     EXPECT_EQ(print_any_shape(s), text);

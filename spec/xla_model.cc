@@ -72,6 +72,7 @@ int64_t byte_size_of(const Shape& shape) {
     case Shape::Kind::kArray: return byte_size_of(shape.array);
     case Shape::Kind::kToken: return 0;
     case Shape::Kind::kOpaque: return kPointerSize;
+    case Shape::Kind::kBuffer: return byte_size_of(shape.elements.at(0).array);
     case Shape::Kind::kTuple: break;
   }
   return a.mul(kPointerSize, static_cast<int64_t>(shape.elements.size()));

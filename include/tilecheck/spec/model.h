@@ -142,12 +142,13 @@ void require_modelled(const ShapeWithLayout& shape);
 void require_concrete(const ShapeWithLayout& shape);
 
 // A whole XLA shape: an array with its layout, a tuple of shapes (nested to
-// any depth, possibly empty), a token or an opaque value.
+// any depth, possibly empty), a token, an opaque value, or a buffer holding
+// one array (XLA's b(..)).
 struct Shape {
-  enum class Kind { kArray, kTuple, kToken, kOpaque };
+  enum class Kind { kArray, kTuple, kToken, kOpaque, kBuffer };
   Kind kind = Kind::kArray;
   ShapeWithLayout array;        // kArray only
-  std::vector<Shape> elements;  // kTuple only
+  std::vector<Shape> elements;  // kTuple; kBuffer: its one array
   bool operator==(const Shape&) const = default;
 
   bool is_array() const { return kind == Kind::kArray; }

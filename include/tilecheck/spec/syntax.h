@@ -11,6 +11,7 @@
 //   f32[?,128]{1,0:T(8,128)}                     '?' is a symbolic dim (proofs only)
 //   f32[123,456]{1,0:T(2,128)S(3)SC(1:200)}      memory space 3, split at 200
 //   (f32[2]{0}, (s32[], token[]))                a tuple (D10)
+//   b(s32[3,4]{1,0})                             a buffer holding one array
 //
 // Type names are case-insensitive; properties come in XLA's order, each at
 // most once; repeated tiling is one T followed by its tiles, T(8,128)(2,1).

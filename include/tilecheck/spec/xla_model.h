@@ -36,7 +36,8 @@ inline constexpr int64_t kPointerSize = 8;
 
 // ShapeUtil::ByteSizeOf of an array. Throws Error for a '?' dim.
 int64_t byte_size_of(const ShapeWithLayout& shape);
-// ByteSizeOf of a tuple: kPointerSize per element; token 0; opaque kPointerSize.
+// ByteSizeOf of a tuple: kPointerSize per element; token 0; opaque
+// kPointerSize; a buffer b(..), its array's.
 int64_t byte_size_of(const Shape& shape);
 
 // ShapeUtil::ArraySize as XLA computes it, 0 included where XLA returns 0.
