@@ -1,12 +1,16 @@
 #include "cli/conformance.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "conformance/command_worker.h"
 #include "conformance/runner.h"
+#include "conformance/worker.h"
 #include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::cli {
@@ -25,8 +29,13 @@ std::string layouts_line(const ConformanceReport& r) {
 }
 
 void print_text(std::ostream& out, const ConformanceReport& r) {
-  out << "conformance of " << r.impl_path << " to the spec\n"
-      << "layouts: " << layouts_line(r) << "\n\n";
+  out << "conformance of " << r.impl << " to the spec\n"
+      << "layouts: " << layouts_line(r) << "\n";
+  if (r.unclaimed_layouts) {
+    out << "not claimed by the implementation (never sent): " << r.unclaimed_layouts
+        << " of them\n";
+  }
+  out << "\n";
   out << std::left << std::setw(14) << "function" << std::setw(14) << "result" << std::setw(17)
       << "layouts checked" << std::setw(9) << "skipped"
       << "cases checked\n";
@@ -92,13 +101,14 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
     }
     functions.push_back(j);
   }
-  out << nlohmann::json{{"impl", r.impl_path},
+  out << nlohmann::json{{"impl", r.impl},
                         {"ok", r.ok() && r.checked_anything()},
                         {"seed", r.seed},
                         {"layouts",
                          {{"catalogue", r.catalogue_layouts},
                           {"generated", r.generated_layouts},
-                          {"given", r.given_layouts}}},
+                          {"given", r.given_layouts},
+                          {"unclaimed", r.unclaimed_layouts}}},
                         {"functions", functions}}
              .dump(2)
       << "\n";
@@ -110,9 +120,13 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_option("--impl", options.impl_path,
                    "check the implementation in this shared library against the spec instead "
                    "(tilecheck/conformance_plugin.h); --cases generated layouts after the catalogue");
+  gate->add_option("--impl-cmd", options.impl_command,
+                   "check the implementation this shell command runs, speaking JSON Lines on its "
+                   "standard input and output (docs/PROTOCOL.md)")
+      ->excludes(gate->get_option("--impl"));
   gate->add_option(
           "--timeout", options.timeout_seconds,
-          "with --impl: seconds to wait for one answer before the implementation counts as hung "
+          "with --impl or --impl-cmd: seconds to wait for one answer before the implementation counts as hung "
           "(loading the library gets at least 30)")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
@@ -123,8 +137,15 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   // Bad --layout text is bad input (exit 2) before anything is loaded.
   std::vector<ShapeWithLayout> given;
   for (const std::string& text : layouts) given.push_back(parse_layout_argument(text));
-  const ConformanceReport report =
-      conformance::run(conformance.impl_path, conformance.timeout_seconds, given, options);
+  std::unique_ptr<conformance::ImplUnderTest> impl;
+  if (!conformance.impl_command.empty()) {
+    impl = std::make_unique<conformance::CommandWorker>(conformance.impl_command,
+                                                        conformance.timeout_seconds);
+  } else {
+    impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
+                                                     conformance.timeout_seconds);
+  }
+  const ConformanceReport report = conformance::run(*impl, given, options);
   if (json) {
     print_json_report(std::cout, report);
   } else {
@@ -132,9 +153,15 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   }
   if (!report.ok()) throw ChecksFailed{};
   if (!report.checked_anything()) {
-    throw Error("'" + conformance.impl_path + "' supports none of the " +
-                std::to_string(report.functions.front().layouts_skipped) +
-                " layouts: every tilecheck_impl_linear_index call returned nonzero");
+    // The first operation it offers, and how many layouts it was asked.
+    const auto first = std::find_if(report.functions.begin(), report.functions.end(),
+                                    [](const FunctionReport& f) { return f.exported; });
+    const int64_t asked = first == report.functions.end() ? 0 : first->layouts_skipped;
+    throw Error("'" + report.impl + "' supports none of the " + std::to_string(asked) +
+                " layouts it was asked about: every answer was 'not supported'" +
+                (report.unclaimed_layouts ? " (" + std::to_string(report.unclaimed_layouts) +
+                                                " more it does not claim were not sent)"
+                                          : std::string()));
   }
 }
 

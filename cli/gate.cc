@@ -166,8 +166,10 @@ void add_gate_command(CLI::App& app, GateRegistry registry) {
   add_json_flag(command, args->json);
   add_conformance_options(command, args->conformance);
   command->callback([args] {
-    if (!args->conformance.impl_path.empty()) {
-      if (args->list || !args->checks.empty()) throw Error("--list and --check do not apply with --impl");
+    if (checks_an_implementation(args->conformance)) {
+      if (args->list || !args->checks.empty()) {
+        throw Error("--list and --check do not apply with --impl or --impl-cmd");
+      }
       run_conformance(args->conformance, args->layouts, args->options, args->json);
       return;
     }

@@ -1,10 +1,13 @@
 #include "conformance/protocol.h"
 
 #include <poll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <string>
 
 namespace tilecheck::conformance {
 
@@ -54,6 +57,20 @@ ReadStatus read_message(int fd, std::vector<uint8_t>& payload,
   if (n < 0 || n > (int64_t{1} << 40)) return ReadStatus::kClosed;
   payload.resize(static_cast<size_t>(n));
   return read_exact(fd, payload.data(), payload.size(), deadline);
+}
+
+std::string describe_exit(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* abbrev = sigabbrev_np(sig);
+    return "crashed: killed by signal " + std::to_string(sig) + " (SIG" + (abbrev ? abbrev : "?") +
+           ")";
+  }
+  if (WIFEXITED(status)) {
+    return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status)) +
+           " in the middle of a call";
+  }
+  return "crashed";
 }
 
 }  // namespace tilecheck::conformance

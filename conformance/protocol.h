@@ -92,4 +92,8 @@ ReadStatus read_exact(int fd, void* data, size_t n, std::optional<Clock::time_po
 ReadStatus read_message(int fd, std::vector<uint8_t>& payload,
                         std::optional<Clock::time_point> deadline);
 
+// How a child process that stopped in the middle of a call ended, from
+// waitpid's status, in one line: "crashed: killed by signal 6 (SIGABRT)".
+std::string describe_exit(int wait_status);
+
 }  // namespace tilecheck::conformance

@@ -40,21 +40,11 @@ const FunctionInfo& info(ImplFunction f) {
 }
 
 
-// A word the shell passes through unchanged, quoted only when needed.
-std::string shell_quote(const std::string& s) {
-  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) ||
-           std::string_view("_./-+=:,@").find(ch) != std::string_view::npos;
-  });
-  if (plain) return s;
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 class Checker {
  public:
-  Checker(ImplWorker& worker, const GateOptions& options) : worker_(worker), options_(options) {}
+  Checker(ImplUnderTest& impl, const GateOptions& options) : impl_(impl), options_(options) {}
+
+  bool unclaimed(const ShapeWithLayout& shape) const { return impl_.unclaimed(shape).has_value(); }
 
   // `one_at_a_time` sends elements one per request, to name the element a
   // crash happens on.
@@ -83,8 +73,7 @@ class Checker {
       std::vector<int64_t> coords;
       for (size_t k = start; k < end; ++k)
         coords.insert(coords.end(), elements[k].begin(), elements[k].end());
-      const auto reply =
-          worker_.linear_index(text, shape.rank(), static_cast<int64_t>(end - start), coords);
+      const auto reply = impl_.linear_index(shape, static_cast<int64_t>(end - start), coords);
       if (reply.failure) {
         const std::string where = end - start == 1 ? tuple(elements[start])
                                                    : "one of " + std::to_string(end - start) +
@@ -117,7 +106,7 @@ class Checker {
 
   Verdict check_size(const ShapeWithLayout& shape) {
     const std::string text = print_shape(shape);
-    const auto reply = worker_.byte_size(text);
+    const auto reply = impl_.byte_size(shape);
     if (reply.failure) return Verdict::crashed(*reply.failure, {});
     if (reply.value->status != 0) return Verdict::skipped();
     const bool xla_model = options_.size_model == GateOptions::SizeModel::kXla;
@@ -144,11 +133,10 @@ class Checker {
   }
 
   Verdict check_pack(const ShapeWithLayout& shape) {
-    const std::string text = print_shape(shape);
     if (spec::element_count(shape) > options_.pack_limit) return Verdict::skipped();
     const std::vector<uint8_t> dense = dense_data(shape);
     const std::vector<uint8_t> want = spec::pack(shape, dense);
-    const auto reply = worker_.pack(text, dense, want.size());
+    const auto reply = impl_.pack(shape, dense, want.size());
     std::vector<std::pair<std::string, std::string>> details;
     details.emplace_back("dense source",
                          dense.size() <= check::kShownBufferBytes
@@ -165,7 +153,7 @@ class Checker {
     return Verdict::failure(d->what, details);
   }
 
-  ImplWorker& worker_;
+  ImplUnderTest& impl_;
   const GateOptions& options_;
 };
 
@@ -249,7 +237,7 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
     progress = false;
     for (const ShapeWithLayout& c : simpler_layouts(s.shape)) {
       // Simpler never means more positions to check than now (or the budget).
-      if (!valid_layout(c) || spec::padded_element_count(c) > budget ||
+      if (!valid_layout(c) || checker.unclaimed(c) || spec::padded_element_count(c) > budget ||
           (f == ImplFunction::kLinearIndex && spec::element_count(c) == 0)) {
         continue;
       }
@@ -302,24 +290,40 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
 
 }  // namespace
 
+// A word the shell passes through unchanged, quoted only when needed.
+std::string shell_quote(const std::string& s) {
+  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) ||
+           std::string_view("_./-+=:,@").find(ch) != std::string_view::npos;
+  });
+  if (plain) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 const char* function_name(ImplFunction f) { return info(f).name; }
 const char* case_unit(ImplFunction f) { return info(f).case_unit; }
 
-ConformanceReport run(const std::string& impl_path, double timeout_seconds,
-                      const std::vector<ShapeWithLayout>& given, const GateOptions& options) {
-  ImplWorker worker(impl_path, timeout_seconds);
+ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
+                      const GateOptions& options) {
   ConformanceReport report;
-  report.impl_path = impl_path;
-  report.exports = worker.exports();
+  report.impl = impl.description();
+  report.exports = impl.exports();
   report.seed = options.seed;
   for (ImplFunction f : kFunctions) {
     FunctionReport fr;
     fr.function = f;
-    fr.exported = worker.exports().*info(f).exported;
+    fr.exported = impl.exports().*info(f).exported;
     report.functions.push_back(fr);
   }
-  Checker checker(worker, options);
+  Checker checker(impl, options);
   for_each_layout(given, options, report, [&](const OriginLayout& layout) {
+    // Never sent: the implementation does not claim this kind of layout.
+    if (impl.unclaimed(layout.shape)) {
+      ++report.unclaimed_layouts;
+      return;
+    }
     for (FunctionReport& fr : report.functions) {
       if (!fr.exported || fr.failure) continue;
       if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
@@ -335,8 +339,7 @@ ConformanceReport run(const std::string& impl_path, double timeout_seconds,
           break;
         case Verdict::Status::kFailed: {
           Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
-          std::string reproduce = "tilecheck gate --impl " + shell_quote(impl_path) +
-                                  " --layout " + shell_quote(print_shape(minimal.shape));
+          std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " + shell_quote(print_shape(minimal.shape));
           if (fr.function == ImplFunction::kPack)
             reproduce += " --seed " + std::to_string(options.seed);
           if (fr.function == ImplFunction::kByteSize &&

@@ -1,9 +1,11 @@
 // The conformance engine: checks another implementation of tiled layouts
-// against the spec (`tilecheck gate --impl PATH.so` is its front end).
+// against the spec (`tilecheck gate --impl PATH.so` and `tilecheck gate
+// --impl-cmd COMMAND` are its front ends).
 //
-// The library exports the functions of tilecheck/conformance_plugin.h; it runs in
-// a child process (conformance/worker.h). Every exported function is
-// checked on each layout, in this order:
+// The implementation (conformance/impl_under_test.h) is a shared library
+// with the functions of tilecheck/conformance_plugin.h or a program speaking
+// docs/PROTOCOL.md; either runs in a process of its own. Every operation it
+// offers is checked on each layout it claims, in this order:
 //   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
 //   2. options.property_cases layouts from the layout recipe (gen/
 //      layout_recipe.h, make_layout with the exhaustive budget), drawn from a
@@ -16,8 +18,9 @@
 //   byte_size     against spec::byte_size;
 //   pack          seeded random dense data against spec::pack, every byte
 //                 (padding must be zero), no write outside dst, src unchanged.
-// A nonzero return is "not supported": the layout counts as skipped for that
-// function. A crash, abort, exit or hang (the timeout) is a failure.
+// "Not supported" (a plugin's nonzero return, a command's `skipped` reply):
+// the layout counts as skipped for that function. A crash, abort, exit, hang
+// (the timeout) or an answer that breaks the protocol is a failure.
 //
 // The first failure of a function is shrunk: smaller dims, fewer dims, fewer
 // tile levels and entries, no L/E/S, the default minor_to_major, smaller tile
@@ -34,7 +37,7 @@
 #include <vector>
 
 #include "check/gate.h"
-#include "conformance/worker.h"
+#include "conformance/impl_under_test.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::conformance {
@@ -98,22 +101,27 @@ struct FunctionReport {
 };
 
 struct ConformanceReport {
-  std::string impl_path;
+  std::string impl;  // ImplUnderTest::description()
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
+  // Layouts the implementation does not claim (ImplUnderTest::unclaimed):
+  // counted among the above, never sent.
+  int64_t unclaimed_layouts = 0;
   uint64_t seed = 0;
   std::vector<FunctionReport> functions;
-  // linear_index (required) answered on at least one layout.
-  bool checked_anything() const { return functions.front().layouts_checked > 0; }
+  // Some operation answered on at least one layout.
+  bool checked_anything() const {
+    return std::any_of(functions.begin(), functions.end(),
+                       [](const FunctionReport& f) { return f.layouts_checked > 0; });
+  }
   bool ok() const {
     return std::none_of(functions.begin(), functions.end(),
                         [](const FunctionReport& f) { return f.failure.has_value(); });
   }
 };
 
-// Runs the check. Throws Error when the library cannot be loaded.
-ConformanceReport run(const std::string& impl_path, double timeout_seconds,
-                      const std::vector<ShapeWithLayout>& given,
+// Runs the check of `impl`.
+ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
                       const check::GateOptions& options);
 
 }  // namespace tilecheck::conformance

@@ -17,29 +17,31 @@
 #include "conformance/child.h"
 #include "conformance/protocol.h"
 #include <tilecheck/spec/model.h>
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::conformance {
 namespace {
 
 constexpr double kLoadSeconds = 30;
 
+// The limits of process.h, but no address-space limit under AddressSanitizer:
+// the child is a fork of tilecheck, and an ASan process has reserved
+// terabytes of shadow memory before the limit could apply.
+ProcessLimits plugin_limits() {
+  ProcessLimits limits;
+#if defined(__SANITIZE_ADDRESS__)
+  limits.address_space_bytes = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  limits.address_space_bytes = 0;
+#endif
+#endif
+  return limits;
+}
+
 Clock::time_point deadline_after(double seconds) {
   return Clock::now() +
          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
-std::string describe_exit(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* abbrev = sigabbrev_np(sig);
-    return "crashed: killed by signal " + std::to_string(sig) + " (SIG" + (abbrev ? abbrev : "?") +
-           ")";
-  }
-  if (WIFEXITED(status)) {
-    return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status)) +
-           " in the middle of a call";
-  }
-  return "crashed";
 }
 
 }  // namespace
@@ -71,36 +73,21 @@ ImplWorker::~ImplWorker() {
 
 void ImplWorker::start() {
   failed_.reset();
-  int down[2], up[2];
-  if (pipe(down) != 0 || pipe(up) != 0) throw Error("conformance: cannot create a pipe");
-  if (output_fd_ >= 0) {
-    ftruncate(output_fd_, 0);
-    lseek(output_fd_, 0, SEEK_SET);
-  }
-  std::cout.flush();
-  std::cerr.flush();
-  fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw Error("conformance: cannot fork");
-  if (pid == 0) {
-    close(down[1]);
-    close(up[0]);
-    if (output_fd_ >= 0) {
-      dup2(output_fd_, 1);
-      dup2(output_fd_, 2);
+  const std::string& path = path_;
+  const int output_fd = output_fd_;
+  child_ = spawn_child(output_fd_, plugin_limits(), [&path, output_fd](int request_fd, int reply_fd) {
+    // The library's own output goes to the output file.
+    if (output_fd >= 0) {
+      dup2(output_fd, 1);
+      dup2(output_fd, 2);
     }
-    serve(path_, down[0], up[1]);
-  }
-  close(down[0]);
-  close(up[1]);
-  child_ = pid;
-  to_child_ = down[1];
-  from_child_ = up[0];
+    serve(path, request_fd, reply_fd);
+  });
   std::vector<uint8_t> hello;
   // Loading gets at least kLoadSeconds: a short --timeout is meant for the
   // calls, and fork + dlopen can be slow on a loaded machine.
   const ReadStatus s =
-      read_message(from_child_, hello, deadline_after(std::max(timeout_seconds_, kLoadSeconds)));
+      read_message(child_.from_child, hello, deadline_after(std::max(timeout_seconds_, kLoadSeconds)));
   if (s != ReadStatus::kOk) {
     failed_ = collect_failure(s == ReadStatus::kTimedOut ? "hung while loading" : "");
     return;
@@ -116,31 +103,21 @@ void ImplWorker::start() {
   exports_.byte_size = in.u8();
 }
 
-void ImplWorker::stop() {
-  if (to_child_ >= 0) close(to_child_);
-  if (from_child_ >= 0) close(from_child_);
-  to_child_ = from_child_ = -1;
-  if (child_ > 0) {
-    kill(child_, SIGKILL);
-    waitpid(child_, nullptr, 0);
-  }
-  child_ = -1;
-}
+void ImplWorker::stop() { kill_child(child_); }
 
 // Called when the child stopped answering: `what` says so for a timeout;
 // otherwise the child's exit status does.
 WorkerFailure ImplWorker::collect_failure(const std::string& what) {
   WorkerFailure failure;
-  if (!what.empty()) {
-    kill(child_, SIGKILL);
-    waitpid(child_, nullptr, 0);
-    failure.what = what;
-  } else {
+  if (what.empty()) {
     int status = 0;
-    waitpid(child_, &status, 0);
+    waitpid(child_.pid, &status, 0);
     failure.what = describe_exit(status);
+    kill(-child_.pid, SIGKILL);  // what it left behind
+    child_.pid = -1;
+  } else {
+    failure.what = what;
   }
-  child_ = -1;
   stop();
   // The first few lines the child printed (the abort or sanitizer message).
   if (output_fd_ >= 0) {
@@ -158,11 +135,11 @@ WorkerFailure ImplWorker::collect_failure(const std::string& what) {
 }
 
 bool ImplWorker::exchange(const std::vector<uint8_t>& request, std::vector<uint8_t>& reply) {
-  if (child_ < 0) start();
+  if (child_.pid < 0) start();
   if (failed_) return false;
   ReadStatus s = ReadStatus::kClosed;
-  if (send_message(to_child_, request)) {
-    s = read_message(from_child_, reply, deadline_after(timeout_seconds_));
+  if (send_message(child_.to_child, request)) {
+    s = read_message(child_.from_child, reply, deadline_after(timeout_seconds_));
   }
   if (s == ReadStatus::kOk) return true;
   std::ostringstream hung;
@@ -180,11 +157,13 @@ WorkerReply<T> no_answer(const std::optional<WorkerFailure>& failure) {
 
 }  // namespace
 
-WorkerReply<std::vector<IndexAnswer>> ImplWorker::linear_index(const std::string& layout,
-                                                               int64_t rank, int64_t count,
+std::string ImplWorker::gate_flag() const { return "--impl " + shell_quote(path_); }
+
+WorkerReply<std::vector<IndexAnswer>> ImplWorker::linear_index(const ShapeWithLayout& shape,
+                                                               int64_t count,
                                                                std::span<const int64_t> elements) {
   MessageWriter request;
-  request.u8(kIndexOp).str(layout).i64(rank).i64(count);
+  request.u8(kIndexOp).str(print_shape(shape)).i64(shape.rank()).i64(count);
   for (int64_t c : elements) request.i64(c);
   std::vector<uint8_t> reply;
   if (!exchange(request.payload(), reply)) return no_answer<std::vector<IndexAnswer>>(failed_);
@@ -197,9 +176,9 @@ WorkerReply<std::vector<IndexAnswer>> ImplWorker::linear_index(const std::string
   return {answers, std::nullopt};
 }
 
-WorkerReply<SizeAnswer> ImplWorker::byte_size(const std::string& layout) {
+WorkerReply<SizeAnswer> ImplWorker::byte_size(const ShapeWithLayout& shape) {
   std::vector<uint8_t> reply;
-  if (!exchange(MessageWriter().u8(kSizeOp).str(layout).payload(), reply)) {
+  if (!exchange(MessageWriter().u8(kSizeOp).str(print_shape(shape)).payload(), reply)) {
     return no_answer<SizeAnswer>(failed_);
   }
   MessageReader in(reply);
@@ -209,11 +188,11 @@ WorkerReply<SizeAnswer> ImplWorker::byte_size(const std::string& layout) {
   return {a, std::nullopt};
 }
 
-WorkerReply<PackAnswer> ImplWorker::pack(const std::string& layout, std::span<const uint8_t> src,
-                                         size_t dst_bytes) {
+WorkerReply<PackAnswer> ImplWorker::pack(const ShapeWithLayout& shape,
+                                         std::span<const uint8_t> src, size_t dst_bytes) {
   MessageWriter request;
   request.u8(kPackOp)
-      .str(layout)
+      .str(print_shape(shape))
       .bytes(src.data(), src.size())
       .i64(static_cast<int64_t>(dst_bytes));
   std::vector<uint8_t> reply;

@@ -21,45 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "conformance/impl_under_test.h"
+#include "conformance/process.h"
+
 namespace tilecheck::conformance {
 
-// Which of the three functions the library exports.
-struct ImplExports {
-  bool linear_index = false, pack = false, byte_size = false;
-};
-
-// Why a request got no answer: the child died or did not answer in time.
-// `what` is one line ("crashed: killed by signal 6 (SIGABRT)"), `output` the
-// first lines the child printed (may be empty).
-struct WorkerFailure {
-  std::string what;
-  std::string output;
-};
-
-template <class T>
-struct WorkerReply {
-  std::optional<T> value;                // set when the child answered
-  std::optional<WorkerFailure> failure;  // set when it did not
-};
-
-struct IndexAnswer {
-  int32_t status = 0;  // the function's return code: 0 ok, else unsupported
-  int64_t index = 0;
-};
-
-struct SizeAnswer {
-  int32_t status = 0;
-  int64_t bytes = 0;
-};
-
-struct PackAnswer {
-  int32_t status = 0;
-  std::vector<uint8_t> dst;     // the buffer after the call
-  bool wrote_outside = false;   // a guard byte around dst changed
-  bool changed_source = false;  // src differs after the call
-};
-
-class ImplWorker {
+class ImplWorker : public ImplUnderTest {
  public:
   // Starts the child and loads the library. Throws Error (exit 2) when the
   // library cannot be loaded or the child dies while loading it.
@@ -68,15 +35,15 @@ class ImplWorker {
   ImplWorker(const ImplWorker&) = delete;
   ImplWorker& operator=(const ImplWorker&) = delete;
 
-  const ImplExports& exports() const { return exports_; }
+  std::string gate_flag() const override;
+  std::string description() const override { return path_; }
+  const ImplExports& exports() const override { return exports_; }
 
-  // `elements` holds count*rank coordinates, element after element.
-  WorkerReply<std::vector<IndexAnswer>> linear_index(const std::string& layout, int64_t rank,
-                                                     int64_t count,
-                                                     std::span<const int64_t> elements);
-  WorkerReply<SizeAnswer> byte_size(const std::string& layout);
-  WorkerReply<PackAnswer> pack(const std::string& layout, std::span<const uint8_t> src,
-                               size_t dst_bytes);
+  WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
+                                                     std::span<const int64_t> elements) override;
+  WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) override;
+  WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                               size_t dst_bytes) override;
 
  private:
   void start();  // forks the child; on return it is ready or failed_ is set
@@ -89,8 +56,7 @@ class ImplWorker {
   std::string path_;
   double timeout_seconds_;
   ImplExports exports_;
-  pid_t child_ = -1;
-  int to_child_ = -1, from_child_ = -1;
+  ChildProcess child_;
   int output_fd_ = -1;  // the child's stdout and stderr
   std::optional<WorkerFailure> failed_;
 };

@@ -28,7 +28,8 @@ tilecheck_test_packages=(
   ocl-icd-opencl-dev  # OpenCL: oneDNN's CMake package requires it (only a Recommends of libdnnl-dev)
   z3                  # the z3 command: a test re-checks the SMT-LIB files of `prove --smt2`
   librsvg2-bin        # rsvg-convert: a test renders the SVG figures
-  python3             # scripts/bench's report
+  python3             # scripts/bench's report; the Python example implementation and the gate protocol's tests
+  python3-jsonschema  # a test validates a recorded gate protocol exchange against docs/protocol-v1.schema.json
   pkgconf             # pkg-config: the package tests build against tilecheck.pc
   zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
   unzip               # scripts/oss-fuzz-local checks the seed corpus zips

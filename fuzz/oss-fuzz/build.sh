@@ -55,10 +55,11 @@ if [ -d "$SRC/highway/hwy" ]; then
 fi
 
 # The library part every target links: the spec, the impl, the HLO reader,
-# the bitcast and scan checks, the fuzz support code (the oracle, the code
+# the bitcast and scan checks, the gate protocol's messages, the fuzz support code (the oracle, the code
 # under test, the input decoding and the checks); not the unit tests.
 for source in "$project"/spec/*.cc "$project"/impl/*.cc "$project"/hlo/*.cc \
-              "$project"/check/scan.cc "$project"/fuzz/check.cc \
+              "$project"/check/scan.cc "$project"/conformance/jsonl_protocol.cc \
+              "$project"/fuzz/check.cc \
               "$project"/fuzz/layout_source.cc; do
   [ -e "$source" ] || continue
   case $source in *_test.cc) continue ;; esac

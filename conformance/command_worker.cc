@@ -1,0 +1,368 @@
+#include "conformance/command_worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "conformance/protocol.h"
+
+namespace tilecheck::conformance {
+namespace {
+
+constexpr double kStartSeconds = 30;  // the handshake gets at least this long
+// A reply line may hold the payload it answers (base64: 4 bytes per 3) and
+// this much more.
+constexpr size_t kLineAllowance = size_t{64} << 20;
+
+double seconds_left(Clock::time_point deadline) {
+  return std::chrono::duration<double>(deadline - Clock::now()).count();
+}
+
+Clock::time_point deadline_after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// Writes all of `data` to the non-blocking `fd` before `deadline`: false
+// when the pipe is gone or the reader does not take it in time.
+bool write_before(int fd, std::string_view data, Clock::time_point deadline, bool& timed_out) {
+  timed_out = false;
+  while (!data.empty()) {
+    const ssize_t w = write(fd, data.data(), data.size());
+    if (w > 0) {
+      data.remove_prefix(static_cast<size_t>(w));
+      continue;
+    }
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno != EAGAIN) return false;
+    const double left = seconds_left(deadline);
+    if (left <= 0) {
+      timed_out = true;
+      return false;
+    }
+    pollfd p{fd, POLLOUT, 0};
+    poll(&p, 1, static_cast<int>(std::min(left * 1000 + 1, 1e9)));
+  }
+  return true;
+}
+
+
+}  // namespace
+
+CommandWorker::CommandWorker(std::string command, double timeout_seconds, ProcessLimits limits)
+    : command_(std::move(command)), timeout_seconds_(timeout_seconds), limits_(limits) {
+  if (command_.find_first_not_of(" \t") == std::string::npos) {
+    throw Error("--impl-cmd: the command is empty");
+  }
+  signal(SIGPIPE, SIG_IGN);  // writing to a command that died is an error code
+  log_fd_ = memfd_create("tilecheck-impl-log", MFD_CLOEXEC);
+  start();
+  if (failed_) {
+    std::string why = failed_->what;
+    if (!failed_->output.empty()) why += "; its standard error: " + failed_->output;
+    stop();
+    if (log_fd_ >= 0) close(log_fd_);
+    throw Error("--impl-cmd '" + command_ + "': " + why);
+  }
+}
+
+CommandWorker::~CommandWorker() {
+  stop();
+  if (log_fd_ >= 0) close(log_fd_);
+}
+
+std::string CommandWorker::gate_flag() const { return "--impl-cmd " + shell_quote(command_); }
+
+std::string CommandWorker::description() const {
+  return command_ + " (" + capabilities_.name + " " + capabilities_.version + ")";
+}
+
+void CommandWorker::start() {
+  failed_.reset();
+  pending_.clear();
+  const std::string& command = command_;
+  child_ = spawn_child(log_fd_, limits_, [&command, this](int request_fd, int reply_fd) {
+    // The command: the pipes as standard input and output, the log as
+    // standard error, run by /bin/sh.
+    dup2(request_fd, 0);
+    dup2(reply_fd, 1);
+    if (log_fd_ >= 0) dup2(log_fd_, 2);
+    signal(SIGPIPE, SIG_DFL);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    const char msg[] = "tilecheck: cannot run /bin/sh\n";
+    write(2, msg, sizeof msg - 1);
+    _exit(127);
+  });
+  fcntl(child_.to_child, F_SETFL, fcntl(child_.to_child, F_GETFL) | O_NONBLOCK);
+
+  // The handshake, with at least kStartSeconds: starting an interpreter on
+  // a loaded machine can be slow, and --timeout is meant for the requests.
+  const double saved = timeout_seconds_;
+  timeout_seconds_ = std::max(timeout_seconds_, kStartSeconds);
+  const Outcome o = request("start", {{"protocol", jsonl::kProtocolVersion}});
+  timeout_seconds_ = saved;
+  if (o.failure) {
+    failed_ = o.failure;
+    failed_->what = "no answer to start: " + failed_->what;
+    return;
+  }
+  if (o.reply->kind != jsonl::Reply::Kind::kResult) {
+    failed_ = fail("answered start with \"" +
+                   std::string(o.reply->kind == jsonl::Reply::Kind::kSkipped ? "skipped"
+                                                                             : "errored") +
+                   "\": " + o.reply->message);
+    return;
+  }
+  try {
+    capabilities_ = jsonl::read_capabilities(o.reply->result);
+  } catch (const Error& e) {
+    failed_ = fail(e.what());
+    return;
+  }
+  const auto offers = [&](const char* op) {
+    return std::find(capabilities_.operations.begin(), capabilities_.operations.end(), op) !=
+           capabilities_.operations.end();
+  };
+  exports_.linear_index = offers("linear_index");
+  exports_.pack = offers("pack");
+  exports_.byte_size = offers("byte_size");
+}
+
+void CommandWorker::stop() { kill_child(child_); }
+
+// The command stopped answering as it should: `what` says how, unless it is
+// empty, when the command's exit status does. The group is gone afterwards.
+WorkerFailure CommandWorker::fail(const std::string& what) {
+  WorkerFailure failure{what, ""};
+  if (what.empty() && child_.pid > 0) {
+    // It closed its output: give it a moment to exit and report how.
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 100 && done == 0; ++i) {
+      done = waitpid(child_.pid, &status, WNOHANG);
+      if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (done == child_.pid) {
+      failure.what = describe_exit(status);
+      // /bin/sh reports a command killed by signal N as status 128 + N.
+      if (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 65) {
+        const int sig = WEXITSTATUS(status) - 128;
+        const char* abbrev = sigabbrev_np(sig);
+        failure.what += " (the shell's way of saying: killed by signal " + std::to_string(sig) +
+                        " (SIG" + (abbrev ? abbrev : "?") + "))";
+      }
+      kill(-child_.pid, SIGKILL);  // what it left behind
+      child_.pid = -1;
+    } else {
+      failure.what = "closed its standard output without exiting (killed)";
+    }
+  }
+  stop();
+  failure.output = log_head();
+  return failure;
+}
+
+// The last lines the command wrote to its standard error, joined by " | ".
+std::string CommandWorker::log_head() const {
+  if (log_fd_ < 0) return "";
+  const off_t size = lseek(log_fd_, 0, SEEK_END);
+  if (size <= 0) return "";
+  char buffer[4096];
+  const off_t from = std::max<off_t>(0, size - static_cast<off_t>(sizeof buffer));
+  const ssize_t n = pread(log_fd_, buffer, sizeof buffer, from);
+  std::istringstream lines(std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0));
+  std::vector<std::string> kept;
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of(" =\t\r") == std::string::npos) continue;
+    for (char& c : line) {
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    kept.push_back(line.substr(0, 200));
+  }
+  std::string out;
+  for (size_t i = kept.size() > 4 ? kept.size() - 4 : 0; i < kept.size(); ++i) {
+    out += (out.empty() ? "" : " | ") + kept[i];
+  }
+  return out;
+}
+
+CommandWorker::LineStatus CommandWorker::read_line(std::string& line, double seconds,
+                                                   size_t max_bytes) {
+  const Clock::time_point deadline = deadline_after(seconds);
+  size_t scanned = 0;
+  while (true) {
+    const size_t newline = pending_.find('\n', scanned);
+    if (newline != std::string::npos) {
+      line = pending_.substr(0, newline);
+      pending_.erase(0, newline + 1);
+      return LineStatus::kOk;
+    }
+    scanned = pending_.size();
+    if (pending_.size() > max_bytes) return LineStatus::kTooLong;
+    const double left = seconds_left(deadline);
+    if (left <= 0) return LineStatus::kTimedOut;
+    pollfd p{child_.from_child, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(std::min(left * 1000 + 1, 1e9)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;  // the deadline decides
+    char buffer[1 << 16];
+    const ssize_t n = read(child_.from_child, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return LineStatus::kClosed;
+    pending_.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+CommandWorker::Outcome CommandWorker::request(const std::string& op, nlohmann::json fields,
+                                              size_t expected_bytes) {
+  if (child_.pid < 0) start();
+  if (failed_) return {std::nullopt, failed_};
+  const int64_t seq = seq_++;
+  fields["seq"] = seq;
+  fields["op"] = op;
+  const std::string line = fields.dump() + "\n";
+  std::ostringstream hung;
+  hung << "hung: no answer within " << timeout_seconds_ << " s (killed)";
+  bool timed_out = false;
+  if (!write_before(child_.to_child, line, deadline_after(timeout_seconds_), timed_out)) {
+    failed_ = fail(timed_out ? hung.str() + " while it was sent the request" : "");
+    return {std::nullopt, failed_};
+  }
+  std::string answer;
+  const size_t max_bytes = kLineAllowance + expected_bytes / 3 * 4 + 4;
+  switch (read_line(answer, timeout_seconds_, max_bytes)) {
+    case LineStatus::kOk: break;
+    case LineStatus::kTimedOut: failed_ = fail(hung.str()); return {std::nullopt, failed_};
+    case LineStatus::kClosed: failed_ = fail(""); return {std::nullopt, failed_};
+    case LineStatus::kTooLong:
+      failed_ = fail("answered a line longer than " + std::to_string(max_bytes) +
+                     " bytes (killed)");
+      return {std::nullopt, failed_};
+  }
+  jsonl::Reply reply = jsonl::read_reply(answer, seq);
+  if (reply.kind == jsonl::Reply::Kind::kBroken) {
+    failed_ = fail(reply.message);
+    return {std::nullopt, failed_};
+  }
+  return {std::move(reply), std::nullopt};
+}
+
+std::optional<std::string> CommandWorker::unclaimed(const ShapeWithLayout& shape) const {
+  if (const auto& types = capabilities_.element_types) {
+    if (std::find(types->begin(), types->end(), shape.type) == types->end()) {
+      return "element type " + std::string(element_type_name(shape.type)) + " is not claimed";
+    }
+  }
+  if (const auto& features = capabilities_.features) {
+    for (const std::string& f : jsonl::features_of(shape)) {
+      if (std::find(features->begin(), features->end(), f) == features->end()) {
+        return "feature " + f + " is not claimed";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// A reply that is `errored`, or a result without the expected field, as a
+// failure of the request.
+template <class T>
+WorkerReply<T> failed_reply(std::string what) {
+  return {std::nullopt, WorkerFailure{std::move(what), ""}};
+}
+
+std::string errored(const jsonl::Reply& r) { return "errored: " + r.message; }
+
+}  // namespace
+
+WorkerReply<std::vector<IndexAnswer>> CommandWorker::linear_index(
+    const ShapeWithLayout& shape, int64_t count, std::span<const int64_t> elements) {
+  using Answers = std::vector<IndexAnswer>;
+  nlohmann::json list = nlohmann::json::array();
+  const size_t rank = static_cast<size_t>(shape.rank());
+  for (int64_t k = 0; k < count; ++k) {
+    list.push_back(std::vector<int64_t>(elements.begin() + static_cast<ptrdiff_t>(k * rank),
+                                        elements.begin() + static_cast<ptrdiff_t>((k + 1) * rank)));
+  }
+  const Outcome o = request("linear_index", {{"layout", jsonl::layout_fields(shape)},
+                                             {"elements", std::move(list)}});
+  if (o.failure) return {std::nullopt, o.failure};
+  Answers answers(static_cast<size_t>(count));
+  switch (o.reply->kind) {
+    case jsonl::Reply::Kind::kSkipped:
+      for (IndexAnswer& a : answers) a.status = 1;
+      return {answers, std::nullopt};
+    case jsonl::Reply::Kind::kErrored: return failed_reply<Answers>(errored(*o.reply));
+    default: break;
+  }
+  const nlohmann::json& r = o.reply->result;
+  const auto it = r.is_object() ? r.find("indices") : r.end();
+  if (it == r.end() || !it->is_array() || it->size() != static_cast<size_t>(count)) {
+    return failed_reply<Answers>("answered linear_index without \"indices\", a list of " +
+                                 std::to_string(count) + " integers");
+  }
+  for (size_t k = 0; k < answers.size(); ++k) {
+    if (!(*it)[k].is_number_integer()) {
+      return failed_reply<Answers>("answered linear_index with an index that is not an integer: " +
+                                   (*it)[k].dump());
+    }
+    answers[k].index = (*it)[k].get<int64_t>();
+  }
+  return {answers, std::nullopt};
+}
+
+WorkerReply<SizeAnswer> CommandWorker::byte_size(const ShapeWithLayout& shape) {
+  const Outcome o = request("byte_size", {{"layout", jsonl::layout_fields(shape)}});
+  if (o.failure) return {std::nullopt, o.failure};
+  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) return {SizeAnswer{1, 0}, std::nullopt};
+  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
+    return failed_reply<SizeAnswer>(errored(*o.reply));
+  }
+  const nlohmann::json& r = o.reply->result;
+  const auto it = r.is_object() ? r.find("bytes") : r.end();
+  if (it == r.end() || !it->is_number_integer()) {
+    return failed_reply<SizeAnswer>("answered byte_size without \"bytes\", an integer");
+  }
+  return {SizeAnswer{0, it->get<int64_t>()}, std::nullopt};
+}
+
+WorkerReply<PackAnswer> CommandWorker::pack(const ShapeWithLayout& shape,
+                                            std::span<const uint8_t> src, size_t dst_bytes) {
+  const Outcome o = request(
+      "pack", {{"layout", jsonl::layout_fields(shape)}, {"dense", jsonl::base64_encode(src)}},
+      dst_bytes);
+  if (o.failure) return {std::nullopt, o.failure};
+  PackAnswer a;
+  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
+    a.status = 1;
+    return {a, std::nullopt};
+  }
+  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
+    return failed_reply<PackAnswer>(errored(*o.reply));
+  }
+  const nlohmann::json& r = o.reply->result;
+  const auto it = r.is_object() ? r.find("packed") : r.end();
+  if (it == r.end() || !it->is_string()) {
+    return failed_reply<PackAnswer>("answered pack without \"packed\", a base64 string");
+  }
+  std::optional<std::vector<uint8_t>> bytes = jsonl::base64_decode(it->get<std::string>());
+  if (!bytes) return failed_reply<PackAnswer>("answered pack with \"packed\" that is not base64");
+  a.dst = std::move(*bytes);
+  return {a, std::nullopt};
+}
+
+}  // namespace tilecheck::conformance

@@ -1,0 +1,93 @@
+// The implementation under test, as the conformance engine sees it.
+//
+// Two kinds stand behind this one interface and get the same checks, the
+// same shrinking and the same report: a shared library with the C entry
+// points of tilecheck/conformance_plugin.h, run in a forked child
+// (conformance/worker.h), and any program speaking the JSON Lines protocol
+// of docs/PROTOCOL.md on its standard input and output
+// (conformance/command_worker.h). Either runs in a process of its own, so
+// whatever it does -- crash, hang, print garbage -- comes back as a
+// WorkerFailure for the request that caused it, and the next request gets a
+// fresh process.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <tilecheck/spec/model.h>
+
+namespace tilecheck::conformance {
+
+// The operations the implementation offers (the plugin's exported
+// functions, or the operations the command claims in its handshake).
+struct ImplExports {
+  bool linear_index = false, pack = false, byte_size = false;
+};
+
+// Why a request got no answer: the process died, did not answer in time or
+// answered something that is not an answer. `what` is one line ("crashed:
+// killed by signal 6 (SIGABRT)"), `output` the first lines the process
+// printed (may be empty).
+struct WorkerFailure {
+  std::string what;
+  std::string output;
+};
+
+template <class T>
+struct WorkerReply {
+  std::optional<T> value;                // set when the implementation answered
+  std::optional<WorkerFailure> failure;  // set when it did not
+};
+
+// `status` 0: answered; nonzero: "this layout is not supported" (skipped).
+struct IndexAnswer {
+  int32_t status = 0;
+  int64_t index = 0;
+};
+
+struct SizeAnswer {
+  int32_t status = 0;
+  int64_t bytes = 0;
+};
+
+struct PackAnswer {
+  int32_t status = 0;
+  std::vector<uint8_t> dst;     // the packed buffer
+  bool wrote_outside = false;   // a guard byte around dst changed (plugins only)
+  bool changed_source = false;  // src differs after the call (plugins only)
+};
+
+// A word the shell passes through unchanged, quoted only when needed.
+std::string shell_quote(const std::string& s);
+
+class ImplUnderTest {
+ public:
+  virtual ~ImplUnderTest() = default;
+
+  // How reports and reproducing commands name it: "--impl PATH" or
+  // "--impl-cmd 'COMMAND'", already quoted for a shell.
+  virtual std::string gate_flag() const = 0;
+  // What the reports call it: the library's path, or the command with the
+  // name and version it gave.
+  virtual std::string description() const = 0;
+  virtual const ImplExports& exports() const = 0;
+  // Why the implementation never gets asked about `shape` (it does not
+  // claim its element type or one of its tiling forms), or nullopt when it
+  // claims it. A plugin claims everything.
+  virtual std::optional<std::string> unclaimed(const ShapeWithLayout&) const { return {}; }
+
+  // `elements` holds count*rank coordinates, element after element.
+  virtual WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape,
+                                                             int64_t count,
+                                                             std::span<const int64_t> elements) = 0;
+  virtual WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) = 0;
+  // `src` is the dense array (docs/PROTOCOL.md, "Dense buffers"); the
+  // packed buffer must have `dst_bytes` bytes.
+  virtual WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                       size_t dst_bytes) = 0;
+};
+
+}  // namespace tilecheck::conformance

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""An implementation of XLA tiled layouts that speaks tilecheck's JSON Lines
+protocol (docs/PROTOCOL.md), in Python with the standard library only.
+
+    tilecheck gate --impl-cmd 'python3 examples/python/tiled_layout_impl.py'
+
+It reads one request per line on standard input and writes one reply per
+line on standard output; anything it wants to log goes to standard error.
+It uses the layout's parsed fields that every request carries, so it has no
+parser of its own.
+
+`--bug NAME` makes it wrong on purpose, to show that the gate catches it:
+    nibble_order           4-bit values packed high nibble first
+    first_tile_size        byte size from the first tile only (as XLA's ArraySize)
+    ignore_minor_to_major  every layout treated as row-major
+    nonzero_padding        padding filled with 0xff instead of zeros
+"""
+import argparse
+import base64
+import json
+import sys
+
+PROTOCOL = 1
+BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding")
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def physical(layout, values):
+    """Logical order -> physical order, most major first."""
+    if BUG == "ignore_minor_to_major":
+        return list(values)
+    m2m = layout["minor_to_major"]
+    return [values[d] for d in reversed(m2m)]
+
+
+def apply_tile(tile, bounds, index):
+    """One tiling level: (prefix, d) -> (prefix, ceil(d/t), t) on the most
+    minor dims; '*' merges a dim into the next more minor one."""
+    if len(tile) > len(bounds):
+        extra = len(tile) - len(bounds)
+        bounds = [1] * extra + bounds
+        index = [0] * extra + index
+    split = len(bounds) - len(tile)
+    prefix_b, prefix_i = bounds[:split], index[:split]
+    counts_b, counts_i, within_b, within_i = [], [], [], []
+    merged_b, merged_i = 1, 0
+    for t, b, e in zip(tile, bounds[split:], index[split:]):
+        merged_b, merged_i = merged_b * b, merged_i * b + e
+        if t == "*":
+            continue
+        counts_b.append(ceil_div(merged_b, t))
+        counts_i.append(merged_i // t)
+        within_b.append(t)
+        within_i.append(merged_i % t)
+        merged_b, merged_i = 1, 0
+    return prefix_b + counts_b + within_b, prefix_i + counts_i + within_i
+
+
+def final_shape(layout, element=None):
+    bounds = physical(layout, layout["dims"])
+    index = physical(layout, element) if element is not None else [0] * len(bounds)
+    for tile in layout["tiles"]:
+        bounds, index = apply_tile(tile, bounds, index)
+    return bounds, index
+
+
+def linear_index(layout, element):
+    bounds, index = final_shape(layout, element)
+    position = 0
+    for b, e in zip(bounds, index):
+        position = position * b + e
+    return position
+
+
+def padded_count(layout, tiles=None):
+    bounds = physical(layout, layout["dims"])
+    index = [0] * len(bounds)
+    for tile in layout["tiles"] if tiles is None else tiles:
+        bounds, index = apply_tile(tile, bounds, index)
+    count = 1
+    for b in bounds:
+        count *= b
+    align = layout["tail_padding_alignment"]
+    return ceil_div(count, align) * align
+
+
+def byte_size(layout):
+    tiles = layout["tiles"][:1] if BUG == "first_tile_size" else None
+    return ceil_div(padded_count(layout, tiles) * layout["element_bits"], 8)
+
+
+def elements(dims):
+    """Every element, row-major."""
+    element = [0] * len(dims)
+    if any(d == 0 for d in dims):
+        return
+    while True:
+        yield list(element)
+        k = len(dims) - 1
+        while k >= 0:
+            element[k] += 1
+            if element[k] < dims[k]:
+                break
+            element[k] = 0
+            k -= 1
+        if k < 0:
+            return
+
+
+def pack(layout, dense):
+    bits = layout["element_bits"]
+    width = ceil_div(bits, 8)
+    mask = (1 << bits) - 1
+    out = bytearray(byte_size(layout))
+    if BUG == "nonzero_padding":
+        out = bytearray(b"\xff" * len(out))
+    for i, element in enumerate(elements(layout["dims"])):
+        value = int.from_bytes(dense[i * width:(i + 1) * width], "little") & mask
+        offset = linear_index(layout, element) * bits
+        if BUG == "nibble_order" and bits == 4:
+            offset ^= 4  # the other half of the byte
+        first = offset // 8
+        shifted = value << (offset % 8)
+        keep = ~(mask << (offset % 8))
+        for j in range(ceil_div(offset % 8 + bits, 8)):
+            out[first + j] = (out[first + j] & (keep >> (8 * j)) & 0xFF) | ((shifted >> (8 * j)) & 0xFF)
+    return bytes(out)
+
+
+def answer(request):
+    op = request.get("op")
+    if op == "start":
+        return {"result": {
+            "protocol": PROTOCOL,
+            "name": "tiled_layout_impl.py" + ("" if BUG is None else " --bug " + BUG),
+            "version": "1.0",
+            "capabilities": {"operations": ["byte_size", "linear_index", "pack"]},
+        }}
+    layout = request["layout"]
+    if op == "byte_size":
+        return {"result": {"bytes": byte_size(layout)}}
+    if op == "linear_index":
+        return {"result": {"indices": [linear_index(layout, e) for e in request["elements"]]}}
+    if op == "pack":
+        packed = pack(layout, base64.b64decode(request["dense"]))
+        return {"result": {"packed": base64.b64encode(packed).decode("ascii")}}
+    return {"errored": {"message": "unknown operation %r" % op}}
+
+
+def main():
+    global BUG
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bug", choices=BUGS, help="be wrong on purpose")
+    BUG = parser.parse_args().bug
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            reply = answer(request)
+        except Exception as e:  # a bug of ours: say so, with what we were asked
+            reply = {"errored": {"message": "%s: %s" % (type(e).__name__, e)}}
+        reply["seq"] = request["seq"]
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+BUG = None
+if __name__ == "__main__":
+    main()

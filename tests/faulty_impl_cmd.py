@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""An implementation for `tilecheck gate --impl-cmd` that misbehaves in one
+way, chosen by its first argument, and otherwise answers as the example
+implementation does (examples/python/tiled_layout_impl.py):
+
+    crash_on_pack     logs a line to stderr, then dies of SIGSEGV on pack
+    hang_on_index     starts a child process that sleeps, writes the child's
+                      pid to the file named by the second argument, and
+                      never answers linear_index
+    exit_on_index     exits with status 3 on linear_index
+    garbage_size      answers byte_size with a line that is not JSON
+    non_utf8_size     answers byte_size with bytes that are not UTF-8
+    wrong_seq_index   answers linear_index with the wrong seq
+    errored_pack      answers pack with "errored"
+    bad_start         answers start claiming protocol version 99
+    silent_start      never answers start
+    claims_f32_plain  claims only f32 layouts without sub-tiles, '*', E(n)
+                      or L(n), and answers every request correctly
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "python"))
+import tiled_layout_impl as example  # noqa: E402
+
+MODE = sys.argv[1]
+
+
+def send(raw):
+    sys.stdout.buffer.write(raw + b"\n")
+    sys.stdout.buffer.flush()
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    op, seq = request["op"], request["seq"]
+    if op == "start" and MODE == "silent_start":
+        time.sleep(3600)
+    if op == "start" and MODE == "bad_start":
+        send(json.dumps({"seq": seq, "result": {"protocol": 99, "name": "x", "version": "0",
+                                                "capabilities": {"operations": []}}}).encode())
+        continue
+    if op == "pack" and MODE == "crash_on_pack":
+        sys.stderr.write("faulty_impl_cmd: about to crash in pack\n")
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if op == "linear_index" and MODE == "hang_on_index":
+        child = subprocess.Popen(["sleep", "3600"])
+        with open(sys.argv[2], "w") as f:
+            f.write(str(child.pid))
+        time.sleep(3600)
+    if op == "linear_index" and MODE == "exit_on_index":
+        sys.exit(3)
+    if op == "byte_size" and MODE == "garbage_size":
+        send(b"this is not JSON")
+        continue
+    if op == "byte_size" and MODE == "non_utf8_size":
+        send(b'{"seq": %d, "result": {"bytes": 1}, "note": "\xff\xfe"}' % seq)
+        continue
+    if op == "pack" and MODE == "errored_pack":
+        send(json.dumps({"seq": seq, "errored": {"message": "out of coffee"}}).encode())
+        continue
+    reply = example.answer(request)
+    if op == "start" and MODE == "claims_f32_plain":
+        reply["result"]["capabilities"].update({"element_types": ["f32"], "features": []})
+    reply["seq"] = seq + (1 if op == "linear_index" and MODE == "wrong_seq_index" else 0)
+    send(json.dumps(reply).encode())

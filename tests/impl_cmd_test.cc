@@ -1,0 +1,163 @@
+// `tilecheck gate --impl-cmd`, the JSON Lines front end of the conformance
+// engine (docs/PROTOCOL.md), run as a user runs it: the Python example of
+// examples/python passes, each of its deliberately broken variants is caught
+// with a minimal counterexample that reproduces, and an implementation that
+// crashes, exits, hangs (with a child of its own), or answers garbage, text
+// that is not UTF-8, the wrong seq or "errored" is reported with the
+// request that caused it while tilecheck goes on with the other operations.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/run_tilecheck.h"
+
+namespace {
+
+using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::read_file;
+using tilecheck::cli_testing::tilecheck;
+
+const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
+
+Output gate_cmd(const std::string& command, std::vector<std::string> more = {}) {
+  std::vector<std::string> args = {"gate", "--impl-cmd", command, "--cases", "20"};
+  args.insert(args.end(), more.begin(), more.end());
+  return tilecheck(args);
+}
+
+bool passed(const Output& r, const std::string& op) {
+  return std::regex_search(r.out, std::regex("\\n" + op + " +passed "));
+}
+
+std::string after(const std::string& text, const std::string& label) {
+  const std::regex line("\\n *" + label + " +([^\\n]*)");
+  std::smatch m;
+  return std::regex_search(text, m, line) ? m[1].str() : "";
+}
+
+TEST(ImplCmd, ThePythonExamplePasses) {
+  const Output r = gate_cmd(kExample);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(tiled_layout_impl.py 1.0) to the spec\n"), std::string::npos) << r.out;
+  for (const char* op : {"linear_index", "pack", "byte_size"}) EXPECT_TRUE(passed(r, op)) << r.out;
+  EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
+}
+
+TEST(ImplCmd, EachBrokenVariantIsCaughtWithAMinimalCaseThatReproduces) {
+  struct Case {
+    const char* bug;
+    const char* failed;          // the FAILED line's operation and problem
+    const char* minimal_layout;  // the shrunk layout
+  };
+  const Case cases[] = {
+      {"nibble_order", "pack: wrong packed bytes", "s4[]"},
+      {"first_tile_size", "byte_size: wrong byte size", "f32[]{:T(1)(2)}"},
+      {"ignore_minor_to_major", "linear_index: wrong linear index", "f32[2,2]{0,1}"},
+      {"nonzero_padding", "pack: wrong packed bytes", "f32[]{:T(2)}"},
+  };
+  for (const Case& c : cases) {
+    const std::string command = kExample + " --bug " + c.bug;
+    const Output r = gate_cmd(command);
+    EXPECT_EQ(r.exit_code, 1) << c.bug << r.out << r.err;
+    const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
+    ASSERT_NE(at, std::string::npos) << c.bug << r.out;
+    const std::string report = r.out.substr(at);
+    EXPECT_EQ(after(report, "layout"), c.minimal_layout) << c.bug << report;
+    // The reproducing command fails the same way on the minimal layout.
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(report, m, std::regex("--layout '([^']*)'"))) << report;
+    const Output again = tilecheck({"gate", "--impl-cmd", command, "--layout", m[1].str()});
+    EXPECT_EQ(again.exit_code, 1) << c.bug << again.out;
+    EXPECT_NE(again.out.find(std::string("\nFAILED ") + c.failed + "\n"), std::string::npos)
+        << again.out;
+  }
+}
+
+TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
+  struct Case {
+    const char* mode;
+    const char* failed;  // the start of the FAILED line after "FAILED "
+  };
+  const Case cases[] = {
+      {"crash_on_pack", "pack: crashed: the process exited with status 139 in the middle of a "
+                        "call (the shell's way of saying: killed by signal 11 (SIGSEGV))"},
+      {"exit_on_index", "linear_index: crashed: the process exited with status 3"},
+      {"garbage_size", "byte_size: answered a line that is not JSON"},
+      {"non_utf8_size", "byte_size: answered a line that is not JSON (invalid string: ill-formed "
+                        "UTF-8 byte"},
+      {"wrong_seq_index", "linear_index: answered seq"},
+      {"errored_pack", "pack: errored: out of coffee"},
+  };
+  for (const Case& c : cases) {
+    const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " " + c.mode);
+    EXPECT_EQ(r.exit_code, 1) << c.mode << r.out << r.err;
+    EXPECT_NE(r.out.find(std::string("\nFAILED ") + c.failed), std::string::npos)
+        << c.mode << r.out;
+    const std::string op(c.failed, std::string(c.failed).find(':'));
+    for (const char* other : {"linear_index", "pack", "byte_size"}) {
+      if (other != op) EXPECT_TRUE(passed(r, other)) << c.mode << " " << other << r.out;
+    }
+  }
+  // What the implementation wrote to its standard error is in the report.
+  const Output crash = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " crash_on_pack");
+  EXPECT_NE(after(crash.out, "it printed").find("faulty_impl_cmd: about to crash in pack"),
+            std::string::npos)
+      << crash.out;
+}
+
+TEST(ImplCmd, AHangIsKilledWithEveryProcessItStarted) {
+  const std::string pid_file = testing::TempDir() + "impl_cmd_hang_child.pid";
+  std::remove(pid_file.c_str());
+  const Output r = gate_cmd(
+      std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " hang_on_index " + pid_file,
+      {"--timeout", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nFAILED linear_index: hung: no answer within 2 s (killed)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(passed(r, "pack")) << r.out;
+  // The sleeping child the implementation started is gone with it: no such
+  // process, or a zombie that init has yet to reap.
+  const std::string pid = read_file(pid_file);
+  ASSERT_FALSE(pid.empty());
+  const auto alive = [&] {
+    const std::string stat = read_file("/proc/" + pid + "/stat");
+    const size_t paren = stat.rfind(')');
+    return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+  };
+  for (int i = 0; i < 20 && alive(); ++i) usleep(100 * 1000);
+  EXPECT_FALSE(alive()) << "process " << pid << " outlived the gate";
+}
+
+TEST(ImplCmd, OnlyWhatIsClaimedIsSent) {
+  const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " claims_f32_plain");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.out, m, std::regex("\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ")))
+      << r.out;
+  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;  // most of the 59 layouts
+  EXPECT_TRUE(passed(r, "linear_index")) << r.out;
+}
+
+TEST(ImplCmd, AStartThatIsNotOneExitsTwo) {
+  const Output bad = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " bad_start");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("the answer to start must say \"protocol\": 1"), std::string::npos)
+      << bad.err;
+  const Output missing = gate_cmd("/nonexistent/impl");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("error: --impl-cmd '/nonexistent/impl': no answer to start: crashed: "
+                             "the process exited with status 127"),
+            std::string::npos)
+      << missing.err;
+  EXPECT_NE(missing.err.find("not found"), std::string::npos) << missing.err;
+  const Output both = tilecheck({"gate", "--impl", "x.so", "--impl-cmd", "y"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+}
+
+}  // namespace
