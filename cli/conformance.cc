@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <fstream>
 #include <iomanip>
+#include <map>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -28,6 +30,86 @@ std::string layouts_line(const ConformanceReport& r) {
          std::to_string(r.generated_layouts) + " generated (seed " + std::to_string(r.seed) + ")";
 }
 
+using conformance::CaseOutcome;
+using Status = CaseOutcome::Status;
+
+// Counts of cases per operation and element type.
+struct TypeCounts {
+  std::string function, type;
+  std::map<Status, int64_t> count;
+};
+std::vector<TypeCounts> counts_by_type(const ConformanceReport& r) {
+  std::vector<TypeCounts> out;
+  for (const CaseOutcome& c : r.cases) {
+    const std::string f = function_name(c.function), t(element_type_name(c.type));
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const TypeCounts& k) { return k.function == f && k.type == t; });
+    if (it == out.end()) it = out.insert(out.end(), TypeCounts{f, t, {}});
+    ++it->count[c.status];
+  }
+  // Operation by operation, in the table's order.
+  const auto rank = [](const std::string& f) {
+    for (size_t i = 0; i < std::size(conformance::kFunctions); ++i) {
+      if (f == function_name(conformance::kFunctions[i])) return i;
+    }
+    return std::size(conformance::kFunctions);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const TypeCounts& a, const TypeCounts& b) {
+    return rank(a.function) < rank(b.function);
+  });
+  return out;
+}
+
+// Skips and failures by operation and element type, the cases skipped
+// although claimed, and the known gaps (--skip) and how they went.
+void print_case_summary(std::ostream& out, const ConformanceReport& r) {
+  bool header = false;
+  for (const TypeCounts& k : counts_by_type(r)) {
+    const auto n = [&](Status s) {
+      const auto it = k.count.find(s);
+      return it == k.count.end() ? int64_t{0} : it->second;
+    };
+    if (n(Status::kSkipped) + n(Status::kFailed) + n(Status::kNotRun) == 0) continue;
+    if (!header) {
+      out << "\nby element type, where cases were skipped or failed:\n"
+          << "  " << std::setw(14) << "function" << std::setw(12) << "type" << std::setw(9)
+          << "passed" << std::setw(9) << "skipped" << std::setw(8) << "failed"
+          << "not run\n";
+      header = true;
+    }
+    out << "  " << std::setw(14) << k.function << std::setw(12) << k.type << std::setw(9)
+        << n(Status::kPassed) << std::setw(9) << n(Status::kSkipped) << std::setw(8)
+        << n(Status::kFailed) << n(Status::kNotRun) << "\n";
+  }
+  const auto list = [&](const std::vector<const CaseOutcome*>& cases, const std::string& what) {
+    if (cases.empty()) return;
+    out << "\n" << what << ": " << cases.size() << " case" << (cases.size() == 1 ? "" : "s")
+        << "\n";
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < cases.size() && i < kShown; ++i) out << "  " << cases[i]->id() << "\n";
+    if (cases.size() > kShown) out << "  ... and " << cases.size() - kShown << " more\n";
+  };
+  list(r.cases_with(Status::kSkipped, false),
+       "skipped although claimed (this fails the gate; --skip or --skip-file accepts them "
+       "as known gaps, --write-skips FILE writes them all)");
+  if (!r.rules.gaps.patterns.empty()) {
+    size_t listed = 0;
+    for (const CaseOutcome& c : r.cases) listed += c.listed;
+    out << "\nknown gaps (--skip): " << listed << " cases matched, "
+        << r.cases_with(Status::kFailed, true).size() << " failed, "
+        << r.cases_with(Status::kSkipped, true).size() << " skipped, "
+        << r.cases_with(Status::kPassed, true).size() << " passed\n";
+    list(r.cases_with(Status::kPassed, true),
+         std::string("listed as known gaps but passing") +
+             (r.rules.gaps.must_fail ? " (this fails the gate: --skips-must-fail)"
+                                     : " (remove them from the list)"));
+  }
+  const std::vector<conformance::ImplFunction> missing = r.missing_required();
+  for (conformance::ImplFunction f : missing) {
+    out << "\nrequired (--require) but " << (r.functions[static_cast<int>(f)].exported ? "answered on no layout" : "not offered") << ": " << function_name(f) << "\n";
+  }
+}
+
 void print_text(std::ostream& out, const ConformanceReport& r) {
   out << "conformance of " << r.impl << " to the spec\n"
       << "layouts: " << layouts_line(r) << "\n";
@@ -37,20 +119,20 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
   }
   out << "\n";
   out << std::left << std::setw(14) << "function" << std::setw(14) << "result" << std::setw(17)
-      << "layouts checked" << std::setw(9) << "skipped"
+      << "layouts checked" << std::setw(9) << "skipped" << std::setw(8) << "failed"
       << "cases checked\n";
   for (const FunctionReport& f : r.functions) {
     out << std::setw(14) << function_name(f.function) << std::setw(14) << f.result();
     if (f.exported) {
-      out << std::setw(17) << f.layouts_checked << std::setw(9) << f.layouts_skipped << f.cases
-          << " " << case_unit(f.function);
+      out << std::setw(17) << f.layouts_checked << std::setw(9) << f.layouts_skipped
+          << std::setw(8) << f.layouts_failed << f.cases << " " << case_unit(f.function);
+      if (f.stopped) out << " (stopped after a hang)";
     }
     out << "\n";
   }
-  std::vector<std::string> failed;
+  print_case_summary(out, r);
   for (const FunctionReport& f : r.functions) {
     if (!f.failure) continue;
-    failed.push_back(function_name(f.function));
     const FailureReport& fail = *f.failure;
     const Shrunk& m = fail.minimal;
     out << "\nFAILED " << function_name(f.function) << ": " << m.verdict.problem << "\n"
@@ -67,8 +149,11 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
       out << "  the spec says: " << m.verdict.spec_command << "\n";
   }
   out << "\n";
-  if (failed.empty()) {
-    out << (r.checked_anything() ? "conformance: passed\n" : "conformance: nothing checked\n");
+  const std::vector<std::string> failed = r.failures();
+  if (!r.checked_anything()) {
+    out << "conformance: nothing checked\n";
+  } else if (failed.empty()) {
+    out << "conformance: passed\n";
   } else {
     std::string names;
     for (const std::string& n : failed) names += (names.empty() ? "" : ", ") + n;
@@ -84,6 +169,8 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
                         {"result", f.result()},
                         {"layouts_checked", f.layouts_checked},
                         {"layouts_skipped", f.layouts_skipped},
+                        {"layouts_failed", f.layouts_failed},
+                        {"stopped_after_a_hang", f.stopped},
                         {"cases_checked", f.cases},
                         {"case_unit", case_unit(f.function)}};
     if (f.failure) {
@@ -101,8 +188,30 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
     }
     functions.push_back(j);
   }
+  nlohmann::json by_type = nlohmann::json::array();
+  for (const TypeCounts& k : counts_by_type(r)) {
+    nlohmann::json j = {{"function", k.function}, {"element_type", k.type}};
+    for (Status st : {Status::kPassed, Status::kSkipped, Status::kFailed, Status::kNotRun}) {
+      const auto it = k.count.find(st);
+      j[conformance::status_name(st)] = it == k.count.end() ? 0 : it->second;
+    }
+    by_type.push_back(j);
+  }
+  const auto ids = [&](Status st, bool listed) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const CaseOutcome* c : r.cases_with(st, listed)) list.push_back(c->id());
+    return list;
+  };
   out << nlohmann::json{{"impl", r.impl},
                         {"ok", r.ok() && r.checked_anything()},
+                        {"failures", r.failures()},
+                        {"cases_by_element_type", by_type},
+                        {"skipped_although_claimed", ids(Status::kSkipped, false)},
+                        {"known_gaps",
+                         {{"patterns", r.rules.gaps.patterns},
+                          {"failed", ids(Status::kFailed, true)},
+                          {"skipped", ids(Status::kSkipped, true)},
+                          {"passed", ids(Status::kPassed, true)}}},
                         {"seed", r.seed},
                         {"layouts",
                          {{"catalogue", r.catalogue_layouts},
@@ -112,6 +221,49 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
                         {"functions", functions}}
              .dump(2)
       << "\n";
+}
+
+// --skip, --skip-file, --skips-must-fail and --require as the runner's rules.
+conformance::RunRules run_rules(const ConformanceOptions& o) {
+  conformance::RunRules rules;
+  rules.gaps.patterns = o.skip_patterns;
+  rules.gaps.must_fail = o.skips_must_fail;
+  if (!o.skip_file.empty()) {
+    std::ifstream in(o.skip_file);
+    if (!in) throw Error("--skip-file: cannot read '" + o.skip_file + "'");
+    std::string line;
+    while (std::getline(in, line)) {
+      // A pattern is the line's first word; the rest is a comment.
+      const size_t first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line[first] == '#') continue;
+      const size_t end = line.find_first_of(" \t\r", first);
+      rules.gaps.patterns.push_back(line.substr(first, end == std::string::npos ? end : end - first));
+    }
+  }
+  for (const std::string& name : o.required) {
+    const auto it = std::find_if(std::begin(conformance::kFunctions),
+                                 std::end(conformance::kFunctions),
+                                 [&](conformance::ImplFunction f) { return name == function_name(f); });
+    if (it == std::end(conformance::kFunctions)) {
+      throw Error("--require: unknown operation '" + name +
+                  "' (known: linear_index, pack, byte_size)");
+    }
+    rules.required.push_back(*it);
+  }
+  return rules;
+}
+
+// --write-skips: today's failing and skipped cases, one id per line.
+void write_skips(const std::string& path, const ConformanceReport& r) {
+  std::ofstream out(path);
+  out << "# tilecheck gate --skip-file: the cases of " << r.impl
+      << " that failed or were skipped\n";
+  for (const CaseOutcome& c : r.cases) {
+    if (c.status == Status::kFailed || c.status == Status::kSkipped) {
+      out << c.id() << "  # " << conformance::status_name(c.status) << "\n";
+    }
+  }
+  if (!out) throw Error("--write-skips: cannot write '" + path + "'");
 }
 
 }  // namespace
@@ -124,6 +276,22 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "check the implementation this shell command runs, speaking JSON Lines on its "
                    "standard input and output (docs/PROTOCOL.md)")
       ->excludes(gate->get_option("--impl"));
+  gate->add_option("--skip", options.skip_patterns,
+                   "with --impl or --impl-cmd: a known gap, a glob over case ids "
+                   "OPERATION:LAYOUT (e.g. 'pack:s4*'); its failure or skip does not fail the "
+                   "gate (repeatable)");
+  gate->add_option("--skip-file", options.skip_file,
+                   "read --skip patterns from this file: the first word of each line ('#' "
+                   "starts a comment line)");
+  gate->add_option("--write-skips", options.write_skips,
+                   "write the ids of today's failing and skipped cases to this file, for "
+                   "--skip-file");
+  gate->add_flag("--skips-must-fail", options.skips_must_fail,
+                 "a case listed as a known gap that passes fails the gate");
+  gate->add_option("--require", options.required,
+                   "these operations must be offered and answered (comma-separated: "
+                   "linear_index, pack, byte_size)")
+      ->delimiter(',');
   gate->add_option(
           "--timeout", options.timeout_seconds,
           "with --impl or --impl-cmd: seconds to wait for one answer before the implementation counts as hung "
@@ -137,6 +305,7 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   // Bad --layout text is bad input (exit 2) before anything is loaded.
   std::vector<ShapeWithLayout> given;
   for (const std::string& text : layouts) given.push_back(parse_layout_argument(text));
+  const conformance::RunRules rules = run_rules(conformance);
   std::unique_ptr<conformance::ImplUnderTest> impl;
   if (!conformance.impl_command.empty()) {
     impl = std::make_unique<conformance::CommandWorker>(conformance.impl_command,
@@ -145,13 +314,14 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
                                                      conformance.timeout_seconds);
   }
-  const ConformanceReport report = conformance::run(*impl, given, options);
+  const ConformanceReport report = conformance::run(*impl, given, options, rules);
   if (json) {
     print_json_report(std::cout, report);
   } else {
     print_text(std::cout, report);
   }
-  if (!report.ok()) throw ChecksFailed{};
+  if (!conformance.write_skips.empty()) write_skips(conformance.write_skips, report);
+  if (report.checked_anything() && !report.ok()) throw ChecksFailed{};
   if (!report.checked_anything()) {
     // The first operation it offers, and how many layouts it was asked.
     const auto first = std::find_if(report.functions.begin(), report.functions.end(),

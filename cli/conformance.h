@@ -23,6 +23,11 @@ namespace tilecheck::cli {
 struct ConformanceOptions {
   std::string impl_path;        // --impl
   std::string impl_command;     // --impl-cmd; both empty: the ordinary gate
+  std::vector<std::string> skip_patterns;  // --skip
+  std::string skip_file;                   // --skip-file
+  std::string write_skips;                 // --write-skips
+  bool skips_must_fail = false;            // --skips-must-fail
+  std::vector<std::string> required;       // --require
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

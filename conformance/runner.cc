@@ -1,5 +1,7 @@
 #include "conformance/runner.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <functional>
 #include <iomanip>
@@ -305,9 +307,70 @@ std::string shell_quote(const std::string& s) {
 const char* function_name(ImplFunction f) { return info(f).name; }
 const char* case_unit(ImplFunction f) { return info(f).case_unit; }
 
+std::string CaseOutcome::id() const { return std::string(function_name(function)) + ":" + layout; }
+
+const char* status_name(CaseOutcome::Status s) {
+  switch (s) {
+    case CaseOutcome::Status::kPassed: return "passed";
+    case CaseOutcome::Status::kSkipped: return "skipped";
+    case CaseOutcome::Status::kFailed: return "failed";
+    case CaseOutcome::Status::kNotRun: return "not run";
+  }
+  return "?";
+}
+
+bool KnownGaps::matches(const std::string& id) const {
+  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
+    // Literally (a case id holds '[' and may hold '*'), or as a shell glob.
+    return p == id || fnmatch(p.c_str(), id.c_str(), 0) == 0;
+  });
+}
+
+std::vector<const CaseOutcome*> ConformanceReport::cases_with(CaseOutcome::Status status,
+                                                              bool listed) const {
+  std::vector<const CaseOutcome*> out;
+  for (const CaseOutcome& c : cases) {
+    if (c.status == status && c.listed == listed) out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<ImplFunction> ConformanceReport::missing_required() const {
+  std::vector<ImplFunction> out;
+  for (ImplFunction f : rules.required) {
+    const auto it = std::find_if(functions.begin(), functions.end(),
+                                 [&](const FunctionReport& r) { return r.function == f; });
+    if (it == functions.end() || !it->exported || it->layouts_checked == 0) out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<std::string> ConformanceReport::failures() const {
+  std::vector<std::string> out;
+  for (const FunctionReport& f : functions) {
+    if (f.failure) out.push_back(function_name(f.function));
+  }
+  const auto count = [](size_t n, const std::string& what) {
+    return std::to_string(n) + " case" + (n == 1 ? "" : "s") + " " + what;
+  };
+  if (const size_t n = cases_with(CaseOutcome::Status::kSkipped, false).size()) {
+    out.push_back(count(n, "skipped although claimed"));
+  }
+  if (rules.gaps.must_fail) {
+    if (const size_t n = cases_with(CaseOutcome::Status::kPassed, true).size()) {
+      out.push_back(count(n, "listed as known gaps that pass"));
+    }
+  }
+  for (ImplFunction f : missing_required()) {
+    out.push_back(std::string("required ") + function_name(f) + " not answered");
+  }
+  return out;
+}
+
 ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
-                      const GateOptions& options) {
+                      const GateOptions& options, const RunRules& rules) {
   ConformanceReport report;
+  report.rules = rules;
   report.impl = impl.description();
   report.exports = impl.exports();
   report.seed = options.seed;
@@ -324,33 +387,50 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
       ++report.unclaimed_layouts;
       return;
     }
+    const std::string text = print_shape(layout.shape);
     for (FunctionReport& fr : report.functions) {
-      if (!fr.exported || fr.failure) continue;
+      if (!fr.exported) continue;
       if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
         continue;
+      CaseOutcome outcome{fr.function, text, layout.shape.type, CaseOutcome::Status::kNotRun,
+                          false};
+      outcome.listed = rules.gaps.matches(outcome.id());
+      if (fr.stopped) {
+        report.cases.push_back(outcome);
+        continue;
+      }
       Verdict v = checker.check(fr.function, layout.shape);
       switch (v.status) {
         case Verdict::Status::kPassed:
           ++fr.layouts_checked;
           fr.cases += v.cases;
+          outcome.status = CaseOutcome::Status::kPassed;
           break;
         case Verdict::Status::kSkipped:
           ++fr.layouts_skipped;
+          outcome.status = CaseOutcome::Status::kSkipped;
           break;
         case Verdict::Status::kFailed: {
+          ++fr.layouts_failed;
+          outcome.status = CaseOutcome::Status::kFailed;
+          // Each hang costs --timeout: the operation's other layouts are not run.
+          if (v.problem.rfind("hung", 0) == 0) fr.stopped = true;
+          // The first failure that is not a known gap is shrunk and reported.
+          if (outcome.listed || fr.failure) break;
           Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
-          std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " + shell_quote(print_shape(minimal.shape));
+          std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " +
+                                  shell_quote(print_shape(minimal.shape));
           if (fr.function == ImplFunction::kPack)
             reproduce += " --seed " + std::to_string(options.seed);
           if (fr.function == ImplFunction::kByteSize &&
               options.size_model == GateOptions::SizeModel::kXla) {
             reproduce += " --size-model xla";
           }
-          fr.failure = FailureReport{layout.origin, print_shape(layout.shape), std::move(minimal),
-                                     std::move(reproduce)};
+          fr.failure = FailureReport{layout.origin, text, std::move(minimal), std::move(reproduce)};
           break;
         }
       }
+      report.cases.push_back(outcome);
     }
   });
   return report;

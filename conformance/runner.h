@@ -30,6 +30,7 @@
 // go on.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -87,11 +88,41 @@ struct FailureReport {
   std::string reproduce;
 };
 
+// One case: an operation on one layout, and how it went. Its id,
+// "OPERATION:LAYOUT" (e.g. "pack:f32[3,5]{1,0:T(2,2)}"), is stable for a
+// given seed and is what --skip patterns match.
+struct CaseOutcome {
+  enum class Status { kPassed, kSkipped, kFailed, kNotRun };
+  ImplFunction function = ImplFunction::kLinearIndex;
+  std::string layout;
+  ElementType type = ElementType::kF32;
+  Status status = Status::kPassed;
+  bool listed = false;  // matched by a --skip pattern: a known gap
+  std::string id() const;
+};
+const char* status_name(CaseOutcome::Status s);  // "passed", "skipped", "failed", "not run"
+
+// Known gaps, stated up front: cases whose failure or skip does not fail
+// the gate (--skip PATTERN, --skip-file FILE). A pattern matches a case id
+// equal to it, or one it matches as a shell glob (fnmatch: *, ?, [..]).
+struct KnownGaps {
+  std::vector<std::string> patterns;
+  bool must_fail = false;  // --skips-must-fail: a listed case that passes fails the gate
+  bool matches(const std::string& id) const;
+};
+
+// What the run must show besides the checks passing.
+struct RunRules {
+  KnownGaps gaps;
+  std::vector<ImplFunction> required;  // --require: offered and answered on some layout
+};
+
 struct FunctionReport {
   ImplFunction function = ImplFunction::kLinearIndex;
   bool exported = false;
-  int64_t layouts_checked = 0, layouts_skipped = 0, cases = 0;
-  std::optional<FailureReport> failure;
+  int64_t layouts_checked = 0, layouts_skipped = 0, layouts_failed = 0, cases = 0;
+  bool stopped = false;  // a hang: its remaining layouts were not run
+  std::optional<FailureReport> failure;  // the first failure not listed, shrunk
 
   std::string result() const {
     if (!exported) return "not exported";
@@ -109,19 +140,26 @@ struct ConformanceReport {
   int64_t unclaimed_layouts = 0;
   uint64_t seed = 0;
   std::vector<FunctionReport> functions;
+  std::vector<CaseOutcome> cases;  // every case sent, in order
+  RunRules rules;
+
   // Some operation answered on at least one layout.
   bool checked_anything() const {
     return std::any_of(functions.begin(), functions.end(),
                        [](const FunctionReport& f) { return f.layouts_checked > 0; });
   }
-  bool ok() const {
-    return std::none_of(functions.begin(), functions.end(),
-                        [](const FunctionReport& f) { return f.failure.has_value(); });
-  }
+  // The cases with `status`, listed or not.
+  std::vector<const CaseOutcome*> cases_with(CaseOutcome::Status status, bool listed) const;
+  // The operations --require names that were not offered or never answered.
+  std::vector<ImplFunction> missing_required() const;
+  // What fails the gate, in words ("pack", "3 cases skipped although
+  // claimed", ...); empty when it passes.
+  std::vector<std::string> failures() const;
+  bool ok() const { return failures().empty(); }
 };
 
 // Runs the check of `impl`.
 ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
-                      const check::GateOptions& options);
+                      const check::GateOptions& options, const RunRules& rules = {});
 
 }  // namespace tilecheck::conformance

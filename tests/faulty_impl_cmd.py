@@ -16,6 +16,9 @@ implementation does (examples/python/tiled_layout_impl.py):
     silent_start      never answers start
     claims_f32_plain  claims only f32 layouts without sub-tiles, '*', E(n)
                       or L(n), and answers every request correctly
+    index_only        offers linear_index only, and answers it correctly
+    supports_one_f32  claims f32, and answers "skipped" to every layout but
+                      f32[3,5]{1,0:T(2,2)}
 """
 import json
 import os
@@ -64,7 +67,15 @@ for line in sys.stdin:
     if op == "pack" and MODE == "errored_pack":
         send(json.dumps({"seq": seq, "errored": {"message": "out of coffee"}}).encode())
         continue
+    if MODE == "supports_one_f32" and op != "start" and \
+            request["layout"]["text"] != "f32[3,5]{1,0:T(2,2)}":
+        send(json.dumps({"seq": seq, "skipped": {"message": "not this one"}}).encode())
+        continue
     reply = example.answer(request)
+    if op == "start" and MODE == "index_only":
+        reply["result"]["capabilities"]["operations"] = ["linear_index"]
+    if op == "start" and MODE == "supports_one_f32":
+        reply["result"]["capabilities"]["element_types"] = ["f32"]
     if op == "start" and MODE == "claims_f32_plain":
         reply["result"]["capabilities"].update({"element_types": ["f32"], "features": []})
     reply["seq"] = seq + (1 if op == "linear_index" and MODE == "wrong_seq_index" else 0)

@@ -160,4 +160,60 @@ TEST(ImplCmd, AStartThatIsNotOneExitsTwo) {
   EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
+TEST(ImplCmd, SkippingWhatItClaimsFailsTheGate) {
+  // Claims f32 and supports one f32 layout: every other claimed case skipped.
+  const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " supports_one_f32");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.out, m, std::regex("\\nconformance: FAILED \\(([0-9]+) cases skipped although claimed\\)\\n")))
+      << r.out;
+  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  pack +f32 +1 +[1-9][0-9]* +0 +0\\n"))) << r.out;
+}
+
+TEST(ImplCmd, KnownGapsAreWrittenReadAndMustStayGaps) {
+  const std::string skips = testing::TempDir() + "impl_cmd_skips.txt";
+  const std::string broken = kExample + " --bug nibble_order";
+  const Output first = gate_cmd(broken, {"--write-skips", skips});
+  EXPECT_EQ(first.exit_code, 1) << first.out;
+  const std::string written = read_file(skips);
+  EXPECT_NE(written.find("\npack:s4[16,256]{1,0:T(8,128)(8,1)E(4)}  # failed\n"), std::string::npos)
+      << written;
+  // Today's failures listed: the gate passes, and says how the gaps went.
+  const Output listed = gate_cmd(broken, {"--skip-file", skips});
+  EXPECT_EQ(listed.exit_code, 0) << listed.out;
+  EXPECT_TRUE(std::regex_search(listed.out,
+                                std::regex("\\nknown gaps \\(--skip\\): ([0-9]+) cases matched, \\1 "
+                                           "failed, 0 skipped, 0 passed\\n")))
+      << listed.out;
+  // Fixed: the listed cases pass, which --skips-must-fail reports as a failure.
+  const Output fixed = gate_cmd(kExample, {"--skip-file", skips});
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.out;
+  const Output stale = gate_cmd(kExample, {"--skip-file", skips, "--skips-must-fail"});
+  EXPECT_EQ(stale.exit_code, 1) << stale.out;
+  EXPECT_TRUE(std::regex_search(stale.out,
+                                std::regex("\\nconformance: FAILED \\([0-9]+ cases listed as known "
+                                           "gaps that pass\\)\\n")))
+      << stale.out;
+  // A glob: every s4 pack case.
+  const Output glob = gate_cmd(broken, {"--skip", "pack:s4*", "--skip", "pack:f4e2m1fn*"});
+  EXPECT_EQ(glob.exit_code, 0) << glob.out;
+  const Output missing = gate_cmd(kExample, {"--skip-file", "/nonexistent/skips"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+}
+
+TEST(ImplCmd, RequiredOperationsMustBeAnswered) {
+  const std::string index_only = std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " index_only";
+  EXPECT_EQ(gate_cmd(index_only).exit_code, 0);
+  EXPECT_EQ(gate_cmd(index_only, {"--require", "linear_index"}).exit_code, 0);
+  const Output r = gate_cmd(index_only, {"--require", "linear_index,pack"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("\nrequired (--require) but not offered: pack\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("conformance: FAILED (required pack not answered)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(gate_cmd(index_only, {"--require", "fly"}).exit_code, 2);
+}
+
 }  // namespace
