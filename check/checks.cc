@@ -154,6 +154,18 @@ std::vector<Element> elements_to_ask(const ShapeWithLayout& shape, const GateOpt
   return elements;
 }
 
+std::vector<int64_t> positions_to_ask(const ShapeWithLayout& shape, const GateOptions& options) {
+  const int64_t padded = spec::padded_element_count(shape);
+  std::vector<int64_t> positions;
+  if (padded <= options.exhaustive_limit) {
+    for (int64_t p = 0; p < padded; ++p) positions.push_back(p);
+    return positions;
+  }
+  Rng rng(options.seed);
+  for (int64_t s = 0; s < options.samples; ++s) positions.push_back(uniform(rng, 0, padded));
+  return positions;
+}
+
 CheckResult ask_elements(const ShapeWithLayout& shape, const GateOptions& options,
                          const std::function<Agreement(const Element&)>& ask) {
   Rng rng(options.seed);

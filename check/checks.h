@@ -53,6 +53,11 @@ struct PackFunctions {
 // options.seed.
 std::vector<Element> elements_to_ask(const ShapeWithLayout& shape, const GateOptions& options);
 
+// The positions a check asks about: every one of the padded element count
+// when there are at most options.exhaustive_limit, else options.samples
+// random ones drawn with options.seed.
+std::vector<int64_t> positions_to_ask(const ShapeWithLayout& shape, const GateOptions& options);
+
 // Asks every element of elements_to_ask; the first disagreement fails the
 // check. Passes with "N elements, exhaustive" or "N elements, sampled ...".
 CheckResult ask_elements(const ShapeWithLayout& shape, const GateOptions& options,

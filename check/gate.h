@@ -50,6 +50,10 @@ struct GateOptions {
   // exact size, or XLA's ShapeUtil::ArraySize (--size-model, docs/SIZES.md).
   enum class SizeModel { kExact, kXla };
   SizeModel size_model = SizeModel::kExact;
+  // Whether an implementation under test must write zero padding (D8), or
+  // may leave it undefined (--padding any: only the elements are compared).
+  enum class Padding { kZero, kAny };
+  Padding padding = Padding::kZero;
 };
 
 using LayoutCheckFn = std::function<CheckResult(const ShapeWithLayout&, const GateOptions&)>;

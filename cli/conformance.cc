@@ -113,6 +113,7 @@ void print_case_summary(std::ostream& out, const ConformanceReport& r) {
 void print_text(std::ostream& out, const ConformanceReport& r) {
   out << "conformance of " << r.impl << " to the spec\n"
       << "layouts: " << layouts_line(r) << "\n";
+  if (r.padding_any) out << "padding: not compared (--padding any)\n";
   if (r.unclaimed_layouts) {
     out << "not claimed by the implementation (never sent): " << r.unclaimed_layouts
         << " of them\n";
@@ -122,9 +123,10 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
       << "layouts checked" << std::setw(9) << "skipped" << std::setw(8) << "failed"
       << "cases checked\n";
   for (const FunctionReport& f : r.functions) {
-    out << std::setw(14) << function_name(f.function) << std::setw(14) << f.result();
+    out << std::setw(14) << function_name(f.function);
+    if (!f.exported) out << f.result();
     if (f.exported) {
-      out << std::setw(17) << f.layouts_checked << std::setw(9) << f.layouts_skipped
+      out << std::setw(14) << f.result() << std::setw(17) << f.layouts_checked << std::setw(9) << f.layouts_skipped
           << std::setw(8) << f.layouts_failed << f.cases << " " << case_unit(f.function);
       if (f.stopped) out << " (stopped after a hang)";
     }
@@ -205,6 +207,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
   out << nlohmann::json{{"impl", r.impl},
                         {"ok", r.ok() && r.checked_anything()},
                         {"failures", r.failures()},
+                        {"padding", r.padding_any ? "any" : "zero"},
                         {"cases_by_element_type", by_type},
                         {"skipped_although_claimed", ids(Status::kSkipped, false)},
                         {"known_gaps",
@@ -245,8 +248,11 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
                                  std::end(conformance::kFunctions),
                                  [&](conformance::ImplFunction f) { return name == function_name(f); });
     if (it == std::end(conformance::kFunctions)) {
-      throw Error("--require: unknown operation '" + name +
-                  "' (known: linear_index, pack, byte_size)");
+      std::string known;
+      for (conformance::ImplFunction f : conformance::kFunctions) {
+        known += (known.empty() ? "" : ", ") + std::string(function_name(f));
+      }
+      throw Error("--require: unknown operation '" + name + "' (known: " + known + ")");
     }
     rules.required.push_back(*it);
   }
@@ -288,9 +294,16 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "--skip-file");
   gate->add_flag("--skips-must-fail", options.skips_must_fail,
                  "a case listed as a known gap that passes fails the gate");
+  gate->add_option("--padding", options.padding,
+                   "with --impl or --impl-cmd: zero (pack must write zero padding, D8) or any "
+                   "(the implementation leaves padding undefined: only elements are compared)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, GateOptions::Padding>{{"zero", GateOptions::Padding::kZero},
+                                                      {"any", GateOptions::Padding::kAny}}))
+      ->capture_default_str();
   gate->add_option("--require", options.required,
                    "these operations must be offered and answered (comma-separated: "
-                   "linear_index, pack, byte_size)")
+                   "linear_index, pack, byte_size, delinearize)")
       ->delimiter(',');
   gate->add_option(
           "--timeout", options.timeout_seconds,
@@ -314,7 +327,9 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
                                                      conformance.timeout_seconds);
   }
-  const ConformanceReport report = conformance::run(*impl, given, options, rules);
+  GateOptions run_options = options;
+  run_options.padding = conformance.padding;
+  const ConformanceReport report = conformance::run(*impl, given, run_options, rules);
   if (json) {
     print_json_report(std::cout, report);
   } else {

@@ -28,6 +28,7 @@ struct ConformanceOptions {
   std::string write_skips;                 // --write-skips
   bool skips_must_fail = false;            // --skips-must-fail
   std::vector<std::string> required;       // --require
+  GateOptions::Padding padding = GateOptions::Padding::kZero;  // --padding
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

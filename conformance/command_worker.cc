@@ -138,6 +138,7 @@ void CommandWorker::start() {
   exports_.linear_index = offers("linear_index");
   exports_.pack = offers("pack");
   exports_.byte_size = offers("byte_size");
+  exports_.delinearize = offers("delinearize");
 }
 
 void CommandWorker::stop() { kill_child(child_); }
@@ -289,6 +290,30 @@ std::string errored(const jsonl::Reply& r) { return "errored: " + r.message; }
 
 }  // namespace
 
+template <class Answer>
+std::optional<WorkerReply<std::vector<Answer>>> CommandWorker::batch_reply(
+    const Outcome& o, const char* key, const std::string& entries, size_t count,
+    const nlohmann::json** list) {
+  using Answers = std::vector<Answer>;
+  if (o.failure) return WorkerReply<Answers>{std::nullopt, o.failure};
+  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
+    Answers skipped(count);
+    for (Answer& a : skipped) a.status = 1;
+    return WorkerReply<Answers>{skipped, std::nullopt};
+  }
+  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
+    return failed_reply<Answers>(errored(*o.reply));
+  }
+  const nlohmann::json& r = o.reply->result;
+  const auto it = r.is_object() ? r.find(key) : r.end();
+  if (it == r.end() || !it->is_array() || it->size() != count) {
+    return failed_reply<Answers>("answered without \"" + std::string(key) + "\", a list of " +
+                                 std::to_string(count) + " " + entries);
+  }
+  *list = &*it;
+  return std::nullopt;
+}
+
 WorkerReply<std::vector<IndexAnswer>> CommandWorker::linear_index(
     const ShapeWithLayout& shape, int64_t count, std::span<const int64_t> elements) {
   using Answers = std::vector<IndexAnswer>;
@@ -300,27 +325,47 @@ WorkerReply<std::vector<IndexAnswer>> CommandWorker::linear_index(
   }
   const Outcome o = request("linear_index", {{"layout", jsonl::layout_fields(shape)},
                                              {"elements", std::move(list)}});
-  if (o.failure) return {std::nullopt, o.failure};
+  const nlohmann::json* it = nullptr;
+  if (auto other = batch_reply<IndexAnswer>(o, "indices", "integers", count, &it)) return *other;
   Answers answers(static_cast<size_t>(count));
-  switch (o.reply->kind) {
-    case jsonl::Reply::Kind::kSkipped:
-      for (IndexAnswer& a : answers) a.status = 1;
-      return {answers, std::nullopt};
-    case jsonl::Reply::Kind::kErrored: return failed_reply<Answers>(errored(*o.reply));
-    default: break;
-  }
-  const nlohmann::json& r = o.reply->result;
-  const auto it = r.is_object() ? r.find("indices") : r.end();
-  if (it == r.end() || !it->is_array() || it->size() != static_cast<size_t>(count)) {
-    return failed_reply<Answers>("answered linear_index without \"indices\", a list of " +
-                                 std::to_string(count) + " integers");
-  }
   for (size_t k = 0; k < answers.size(); ++k) {
     if (!(*it)[k].is_number_integer()) {
       return failed_reply<Answers>("answered linear_index with an index that is not an integer: " +
                                    (*it)[k].dump());
     }
     answers[k].index = (*it)[k].get<int64_t>();
+  }
+  return {answers, std::nullopt};
+}
+
+WorkerReply<std::vector<PositionAnswer>> CommandWorker::delinearize(
+    const ShapeWithLayout& shape, std::span<const int64_t> positions) {
+  using Answers = std::vector<PositionAnswer>;
+  const Outcome o =
+      request("delinearize", {{"layout", jsonl::layout_fields(shape)},
+                              {"positions", std::vector<int64_t>(positions.begin(), positions.end())}});
+  const nlohmann::json* it = nullptr;
+  if (auto other = batch_reply<PositionAnswer>(o, "elements",
+                                               "elements (lists of coordinates) or nulls",
+                                               positions.size(), &it)) {
+    return *other;
+  }
+  Answers answers(positions.size());
+  for (size_t k = 0; k < answers.size(); ++k) {
+    const nlohmann::json& e = (*it)[k];
+    if (e.is_null()) continue;  // padding
+    bool ok = e.is_array();
+    std::vector<int64_t> element;
+    for (size_t i = 0; ok && i < e.size(); ++i) {
+      ok = e[i].is_number_integer();
+      if (ok) element.push_back(e[i].get<int64_t>());
+    }
+    if (!ok) {
+      return failed_reply<Answers>(
+          "answered delinearize with an element that is not a list of integers or null: " +
+          e.dump().substr(0, 120));
+    }
+    answers[k].element = std::move(element);
   }
   return {answers, std::nullopt};
 }

@@ -41,6 +41,8 @@ class CommandWorker : public ImplUnderTest {
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;
   WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) override;
+  WorkerReply<std::vector<PositionAnswer>> delinearize(const ShapeWithLayout& shape,
+                                                       std::span<const int64_t> positions) override;
   WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
                                size_t dst_bytes) override;
 
@@ -52,6 +54,13 @@ class CommandWorker : public ImplUnderTest {
     std::optional<WorkerFailure> failure;
   };
   Outcome request(const std::string& op, nlohmann::json fields, size_t expected_bytes = 0);
+  // A batched request's reply: its result's list `key` of `count` entries
+  // (then `list` points to it), or what to return instead: the failure,
+  // every answer skipped, errored, or a result without that list.
+  template <class Answer>
+  static std::optional<WorkerReply<std::vector<Answer>>> batch_reply(
+      const Outcome& o, const char* key, const std::string& entries, size_t count,
+      const nlohmann::json** list);
 
   void start();  // spawns the command and does the handshake; failed_ set on failure
   void stop();   // kills the process group and reaps the command

@@ -24,7 +24,7 @@ namespace tilecheck::conformance {
 // The operations the implementation offers (the plugin's exported
 // functions, or the operations the command claims in its handshake).
 struct ImplExports {
-  bool linear_index = false, pack = false, byte_size = false;
+  bool linear_index = false, pack = false, byte_size = false, delinearize = false;
 };
 
 // Why a request got no answer: the process died, did not answer in time or
@@ -46,6 +46,12 @@ struct WorkerReply {
 struct IndexAnswer {
   int32_t status = 0;
   int64_t index = 0;
+};
+
+// The element at a position, or none: padding.
+struct PositionAnswer {
+  int32_t status = 0;
+  std::optional<std::vector<int64_t>> element;
 };
 
 struct SizeAnswer {
@@ -84,6 +90,13 @@ class ImplUnderTest {
                                                              int64_t count,
                                                              std::span<const int64_t> elements) = 0;
   virtual WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) = 0;
+  // Only called when exports().delinearize.
+  virtual WorkerReply<std::vector<PositionAnswer>> delinearize(
+      const ShapeWithLayout& shape, std::span<const int64_t> positions) {
+    (void)shape;
+    (void)positions;
+    return {std::nullopt, WorkerFailure{"delinearize is not offered", ""}};
+  }
   // `src` is the dense array (docs/PROTOCOL.md, "Dense buffers"); the
   // packed buffer must have `dst_bytes` bytes.
   virtual WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,

@@ -63,7 +63,8 @@ inline const std::vector<std::string>& all_features() {
 }
 // The operations of protocol version 1.
 inline const std::vector<std::string>& all_operations() {
-  static const std::vector<std::string> names = {"byte_size", "linear_index", "pack"};
+  static const std::vector<std::string> names = {"byte_size", "linear_index", "delinearize",
+                                                 "pack"};
   return names;
 }
 

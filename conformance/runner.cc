@@ -37,7 +37,8 @@ struct FunctionInfo {
 const FunctionInfo& info(ImplFunction f) {
   static const FunctionInfo table[] = {{"linear_index", "elements", &ImplExports::linear_index},
                                        {"pack", "buffers", &ImplExports::pack},
-                                       {"byte_size", "sizes", &ImplExports::byte_size}};
+                                       {"byte_size", "sizes", &ImplExports::byte_size},
+                                       {"delinearize", "positions", &ImplExports::delinearize}};
   return table[static_cast<int>(f)];
 }
 
@@ -58,6 +59,8 @@ class Checker {
         return check_pack(shape);
       case ImplFunction::kByteSize:
         return check_size(shape);
+      case ImplFunction::kDelinearize:
+        return check_delinearize(shape);
     }
     return Verdict::skipped();
   }
@@ -106,6 +109,33 @@ class Checker {
     return Verdict::passed(static_cast<int64_t>(elements.size()));
   }
 
+  Verdict check_delinearize(const ShapeWithLayout& shape) {
+    const std::string text = print_shape(shape);
+    const std::vector<int64_t> positions = check::positions_to_ask(shape, options_);
+    for (size_t start = 0; start < positions.size(); start += kBatch) {
+      const size_t end = std::min(positions.size(), start + static_cast<size_t>(kBatch));
+      const std::span<const int64_t> batch(positions.data() + start, end - start);
+      const auto reply = impl_.delinearize(shape, batch);
+      if (reply.failure) {
+        return Verdict::crashed(*reply.failure,
+                                {{"positions", std::to_string(batch.size()) + " from " +
+                                                   std::to_string(batch.front())}});
+      }
+      for (size_t k = 0; k < batch.size(); ++k) {
+        const PositionAnswer& a = (*reply.value)[k];
+        if (a.status != 0) return Verdict::skipped();
+        if (const check::Agreement d = check::position_agrees(shape, batch[k], a.element)) {
+          const std::optional<std::vector<int64_t>> want = spec::delinearize(shape, batch[k]);
+          return Verdict::failure(d->what, d->details,
+                                  "tilecheck delinearize " + shell_quote(text) + " " +
+                                      std::to_string(batch[k]) + "   (prints " +
+                                      (want ? join(*want) : std::string("padding")) + ")");
+        }
+      }
+    }
+    return Verdict::passed(static_cast<int64_t>(positions.size()));
+  }
+
   Verdict check_size(const ShapeWithLayout& shape) {
     const std::string text = print_shape(shape);
     const auto reply = impl_.byte_size(shape);
@@ -149,7 +179,15 @@ class Checker {
     if (a.status != 0) return Verdict::skipped();
     if (a.wrote_outside) return Verdict::failure("wrote outside the destination buffer", details);
     if (a.changed_source) return Verdict::failure("modified the source buffer", details);
-    const check::Agreement d = check::bytes_agree(shape, true, "wrong packed bytes", want, a.dst);
+    // --padding any: the buffer's padding bits zeroed (an unpack and a pack
+    // of the spec) before it is compared; a wrong size stays wrong.
+    const bool any_padding = options_.padding == GateOptions::Padding::kAny;
+    const std::vector<uint8_t> actual = any_padding && a.dst.size() == want.size()
+                                            ? spec::pack(shape, spec::unpack(shape, a.dst))
+                                            : a.dst;
+    const check::Agreement d = check::bytes_agree(
+        shape, true, any_padding ? "wrong packed bytes (padding not compared)" : "wrong packed bytes",
+        want, actual);
     if (!d) return Verdict::passed(1);
     details.insert(details.end(), d->details.begin(), d->details.end());
     return Verdict::failure(d->what, details);
@@ -371,6 +409,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
                       const GateOptions& options, const RunRules& rules) {
   ConformanceReport report;
   report.rules = rules;
+  report.padding_any = options.padding == GateOptions::Padding::kAny;
   report.impl = impl.description();
   report.exports = impl.exports();
   report.seed = options.seed;
@@ -420,8 +459,10 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
           Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
           std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " +
                                   shell_quote(print_shape(minimal.shape));
-          if (fr.function == ImplFunction::kPack)
+          if (fr.function == ImplFunction::kPack) {
             reproduce += " --seed " + std::to_string(options.seed);
+            if (options.padding == GateOptions::Padding::kAny) reproduce += " --padding any";
+          }
           if (fr.function == ImplFunction::kByteSize &&
               options.size_model == GateOptions::SizeModel::kXla) {
             reproduce += " --size-model xla";

@@ -16,6 +16,8 @@
 //                 element decides whether the layout is supported, and a
 //                 later element answered differently is a failure;
 //   byte_size     against spec::byte_size;
+//   delinearize   every position (sampled above options.exhaustive_limit)
+//                 against spec::delinearize: the element, or padding;
 //   pack          seeded random dense data against spec::pack, every byte
 //                 (padding must be zero), no write outside dst, src unchanged.
 // "Not supported" (a plugin's nonzero return, a command's `skipped` reply):
@@ -43,11 +45,11 @@
 
 namespace tilecheck::conformance {
 
-enum class ImplFunction { kLinearIndex, kPack, kByteSize };
+enum class ImplFunction { kLinearIndex, kPack, kByteSize, kDelinearize };
 constexpr ImplFunction kFunctions[] = {ImplFunction::kLinearIndex, ImplFunction::kPack,
-                                       ImplFunction::kByteSize};
+                                       ImplFunction::kByteSize, ImplFunction::kDelinearize};
 
-const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size"
+const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size", ...
 const char* case_unit(ImplFunction f);      // what one case is: "elements", "buffers", "sizes"
 
 // One function checked on one layout.
@@ -142,6 +144,7 @@ struct ConformanceReport {
   std::vector<FunctionReport> functions;
   std::vector<CaseOutcome> cases;  // every case sent, in order
   RunRules rules;
+  bool padding_any = false;  // --padding any: padding contents not compared
 
   // Some operation answered on at least one layout.
   bool checked_anything() const {

@@ -59,8 +59,13 @@ TEST(Conformance, JsonReportsCountsPerFunction) {
   EXPECT_TRUE(j["ok"].get<bool>());
   EXPECT_EQ(j["layouts"]["catalogue"], 39);
   EXPECT_EQ(j["layouts"]["generated"], 5);
-  ASSERT_EQ(j["functions"].size(), 3u);
+  ASSERT_EQ(j["functions"].size(), 4u);
   for (const auto& f : j["functions"]) {
+    // The C interface has no delinearize.
+    if (f["function"] == "delinearize") {
+      EXPECT_EQ(f["result"], "not exported") << f.dump();
+      continue;
+    }
     EXPECT_EQ(f["result"], "passed") << f.dump();
     EXPECT_GE(f["layouts_checked"].get<int>(), 39) << f.dump();
     EXPECT_EQ(f["layouts_skipped"], 0) << f.dump();

@@ -43,7 +43,9 @@ TEST(ImplCmd, ThePythonExamplePasses) {
   const Output r = gate_cmd(kExample);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("(tiled_layout_impl.py 1.0) to the spec\n"), std::string::npos) << r.out;
-  for (const char* op : {"linear_index", "pack", "byte_size"}) EXPECT_TRUE(passed(r, op)) << r.out;
+  for (const char* op : {"linear_index", "pack", "byte_size", "delinearize"}) {
+    EXPECT_TRUE(passed(r, op)) << r.out;
+  }
   EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
 }
 
@@ -58,6 +60,7 @@ TEST(ImplCmd, EachBrokenVariantIsCaughtWithAMinimalCaseThatReproduces) {
       {"first_tile_size", "byte_size: wrong byte size", "f32[]{:T(1)(2)}"},
       {"ignore_minor_to_major", "linear_index: wrong linear index", "f32[2,2]{0,1}"},
       {"nonzero_padding", "pack: wrong packed bytes", "f32[]{:T(2)}"},
+      {"delinearize_off_by_one", "delinearize: wrong delinearize", "f32[1]{0:T(2)}"},
   };
   for (const Case& c : cases) {
     const std::string command = kExample + " --bug " + c.bug;
@@ -98,7 +101,7 @@ TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
     EXPECT_NE(r.out.find(std::string("\nFAILED ") + c.failed), std::string::npos)
         << c.mode << r.out;
     const std::string op(c.failed, std::string(c.failed).find(':'));
-    for (const char* other : {"linear_index", "pack", "byte_size"}) {
+    for (const char* other : {"linear_index", "pack", "byte_size", "delinearize"}) {
       if (other != op) EXPECT_TRUE(passed(r, other)) << c.mode << " " << other << r.out;
     }
   }
@@ -214,6 +217,19 @@ TEST(ImplCmd, RequiredOperationsMustBeAnswered) {
   EXPECT_NE(r.out.find("conformance: FAILED (required pack not answered)"), std::string::npos)
       << r.out;
   EXPECT_EQ(gate_cmd(index_only, {"--require", "fly"}).exit_code, 2);
+}
+
+TEST(ImplCmd, PaddingAnyComparesOnlyTheElements) {
+  const Output loose = gate_cmd(kExample + " --bug nonzero_padding", {"--padding", "any"});
+  EXPECT_EQ(loose.exit_code, 0) << loose.out;
+  EXPECT_NE(loose.out.find("\npadding: not compared (--padding any)\n"), std::string::npos)
+      << loose.out;
+  // Wrong elements are still wrong.
+  const Output nibbles = gate_cmd(kExample + " --bug nibble_order", {"--padding", "any"});
+  EXPECT_EQ(nibbles.exit_code, 1) << nibbles.out;
+  EXPECT_NE(nibbles.out.find("\nFAILED pack: wrong packed bytes (padding not compared)\n"),
+            std::string::npos)
+      << nibbles.out;
 }
 
 }  // namespace

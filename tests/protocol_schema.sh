@@ -25,7 +25,7 @@ for n, line in enumerate(lines, 1):
     if errors:
         sys.exit(f"line {n} of the exchange breaks the schema: {errors[0].message}\n{line[:300]}")
     ops[message.get("op", "reply")] = ops.get(message.get("op", "reply"), 0) + 1
-for op in ("start", "byte_size", "linear_index", "pack", "reply"):
+for op in ("start", "byte_size", "linear_index", "delinearize", "pack", "reply"):
     if not ops.get(op):
         sys.exit(f"the exchange has no {op} line: {ops}")
 broken = [

@@ -14,6 +14,7 @@ parser of its own.
     first_tile_size        byte size from the first tile only (as XLA's ArraySize)
     ignore_minor_to_major  every layout treated as row-major
     nonzero_padding        padding filled with 0xff instead of zeros
+    delinearize_off_by_one the last element of a ragged row taken for padding
 """
 import argparse
 import base64
@@ -21,7 +22,8 @@ import json
 import sys
 
 PROTOCOL = 1
-BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding")
+BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding",
+        "delinearize_off_by_one")
 
 
 def ceil_div(a, b):
@@ -110,6 +112,24 @@ def elements(dims):
             return
 
 
+_owners = {}  # layout text -> {position: element}, built once per layout
+
+
+def delinearize(layout, position):
+    """The element at `position`, or None for padding: the inverse of
+    linear_index, built by placing every element once."""
+    owners = _owners.get(layout["text"])
+    if owners is None:
+        owners = {linear_index(layout, e): e for e in elements(layout["dims"])}
+        _owners[layout["text"]] = owners
+    element = owners.get(position)
+    if BUG == "delinearize_off_by_one" and element and layout["tiles"]:
+        last, tile = layout["dims"][-1], layout["tiles"][0][-1]
+        if tile != "*" and last % tile != 0 and element[-1] == last - 1:
+            return None  # "< last - 1" where "< last" was meant
+    return element
+
+
 def pack(layout, dense):
     bits = layout["element_bits"]
     width = ceil_div(bits, 8)
@@ -137,13 +157,15 @@ def answer(request):
             "protocol": PROTOCOL,
             "name": "tiled_layout_impl.py" + ("" if BUG is None else " --bug " + BUG),
             "version": "1.0",
-            "capabilities": {"operations": ["byte_size", "linear_index", "pack"]},
+            "capabilities": {"operations": ["byte_size", "linear_index", "delinearize", "pack"]},
         }}
     layout = request["layout"]
     if op == "byte_size":
         return {"result": {"bytes": byte_size(layout)}}
     if op == "linear_index":
         return {"result": {"indices": [linear_index(layout, e) for e in request["elements"]]}}
+    if op == "delinearize":
+        return {"result": {"elements": [delinearize(layout, p) for p in request["positions"]]}}
     if op == "pack":
         packed = pack(layout, base64.b64decode(request["dense"]))
         return {"result": {"packed": base64.b64encode(packed).decode("ascii")}}
