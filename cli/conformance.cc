@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <sstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -204,7 +205,8 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
     for (const CaseOutcome* c : r.cases_with(st, listed)) list.push_back(c->id());
     return list;
   };
-  out << nlohmann::json{{"impl", r.impl},
+  out << nlohmann::json{{"report_version", 1},
+                        {"impl", r.impl},
                         {"ok", r.ok() && r.checked_anything()},
                         {"failures", r.failures()},
                         {"padding", r.padding_any ? "any" : "zero"},
@@ -259,6 +261,86 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
   return rules;
 }
 
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 allows no control characters but tab and newlines.
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') ? '?' : c;
+    }
+  }
+  return out;
+}
+
+// --junit: JUnit XML, one test suite per operation and one test case per
+// case id, as CI systems (GitLab, Jenkins, GitHub actions that read JUnit)
+// show them. A failure, or a skip the implementation claimed, is a
+// <failure>; a known gap (--skip) that failed or was skipped is <skipped>;
+// the first failure carries its minimal case and reproducing command.
+void write_junit(const std::string& path, const ConformanceReport& r) {
+  std::ostringstream xml;
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"tilecheck gate: " << xml_escaped(r.impl) << "\">\n";
+  for (const FunctionReport& f : r.functions) {
+    if (!f.exported) continue;
+    const std::string op = function_name(f.function);
+    std::vector<const CaseOutcome*> cases;
+    for (const CaseOutcome& c : r.cases) {
+      if (c.function == f.function) cases.push_back(&c);
+    }
+    size_t failures = 0, skipped = 0;
+    for (const CaseOutcome* c : cases) {
+      const bool bad = c->status == Status::kFailed || c->status == Status::kSkipped;
+      failures += bad && !c->listed;
+      skipped += (bad && c->listed) || c->status == Status::kNotRun;
+    }
+    xml << "  <testsuite name=\"" << op << "\" tests=\"" << cases.size() << "\" failures=\""
+        << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
+    bool first_failure = true;
+    for (const CaseOutcome* c : cases) {
+      xml << "    <testcase classname=\"" << op << "\" name=\"" << xml_escaped(c->layout) << "\"";
+      const bool bad = c->status == Status::kFailed || c->status == Status::kSkipped;
+      if (c->status == Status::kPassed) {
+        xml << "/>\n";
+        continue;
+      }
+      xml << ">\n";
+      if (c->status == Status::kNotRun) {
+        xml << "      <skipped message=\"not run: the operation hung before\"/>\n";
+      } else if (bad && c->listed) {
+        xml << "      <skipped message=\"known gap (--skip): " << status_name(c->status) << "\"/>\n";
+      } else if (c->status == Status::kSkipped) {
+        xml << "      <failure message=\"skipped although claimed\"/>\n";
+      } else {
+        xml << "      <failure message=\"" << xml_escaped(c->problem) << "\"";
+        if (first_failure && f.failure) {
+          first_failure = false;
+          const Shrunk& m = f.failure->minimal;
+          xml << ">minimal case: " << xml_escaped(print_shape(m.shape)) << "\n";
+          for (const auto& [what, value] : m.verdict.details) {
+            xml << xml_escaped(what) << ": " << xml_escaped(value) << "\n";
+          }
+          xml << "reproduce: " << xml_escaped(f.failure->reproduce) << "</failure>\n";
+        } else {
+          xml << "/>\n";
+        }
+      }
+      xml << "    </testcase>\n";
+    }
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  std::ofstream out(path);
+  out << xml.str();
+  if (!out) throw Error("--junit: cannot write '" + path + "'");
+}
+
 // --write-skips: today's failing and skipped cases, one id per line.
 void write_skips(const std::string& path, const ConformanceReport& r) {
   std::ofstream out(path);
@@ -292,6 +374,8 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_option("--write-skips", options.write_skips,
                    "write the ids of today's failing and skipped cases to this file, for "
                    "--skip-file");
+  gate->add_option("--junit", options.junit,
+                   "also write the verdict as JUnit XML to this file (one test case per case id)");
   gate->add_flag("--skips-must-fail", options.skips_must_fail,
                  "a case listed as a known gap that passes fails the gate");
   gate->add_option("--padding", options.padding,
@@ -336,6 +420,7 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     print_text(std::cout, report);
   }
   if (!conformance.write_skips.empty()) write_skips(conformance.write_skips, report);
+  if (!conformance.junit.empty()) write_junit(conformance.junit, report);
   if (report.checked_anything() && !report.ok()) throw ChecksFailed{};
   if (!report.checked_anything()) {
     // The first operation it offers, and how many layouts it was asked.

@@ -26,6 +26,7 @@ struct ConformanceOptions {
   std::vector<std::string> skip_patterns;  // --skip
   std::string skip_file;                   // --skip-file
   std::string write_skips;                 // --write-skips
+  std::string junit;                       // --junit
   bool skips_must_fail = false;            // --skips-must-fail
   std::vector<std::string> required;       // --require
   GateOptions::Padding padding = GateOptions::Padding::kZero;  // --padding

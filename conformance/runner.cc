@@ -452,6 +452,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
         case Verdict::Status::kFailed: {
           ++fr.layouts_failed;
           outcome.status = CaseOutcome::Status::kFailed;
+          outcome.problem = v.problem;
           // Each hang costs --timeout: the operation's other layouts are not run.
           if (v.problem.rfind("hung", 0) == 0) fr.stopped = true;
           // The first failure that is not a known gap is shrunk and reported.

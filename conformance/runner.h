@@ -100,6 +100,7 @@ struct CaseOutcome {
   ElementType type = ElementType::kF32;
   Status status = Status::kPassed;
   bool listed = false;  // matched by a --skip pattern: a known gap
+  std::string problem;  // kFailed: the failure in one line
   std::string id() const;
 };
 const char* status_name(CaseOutcome::Status s);  // "passed", "skipped", "failed", "not run"

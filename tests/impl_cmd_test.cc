@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -230,6 +231,29 @@ TEST(ImplCmd, PaddingAnyComparesOnlyTheElements) {
   EXPECT_NE(nibbles.out.find("\nFAILED pack: wrong packed bytes (padding not compared)\n"),
             std::string::npos)
       << nibbles.out;
+}
+
+TEST(ImplCmd, JunitAndJsonVerdictsForCi) {
+  const std::string junit = testing::TempDir() + "impl_cmd_verdict.xml";
+  const Output r = gate_cmd(kExample + " --bug nibble_order", {"--junit", junit, "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["report_version"], 1);
+  EXPECT_FALSE(j["ok"].get<bool>());
+  EXPECT_EQ(j["failures"], nlohmann::json::parse(R"j(["pack"])j"));
+  const std::string xml = read_file(junit);
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 0), 0u) << xml;
+  EXPECT_TRUE(std::regex_search(xml, std::regex("<testsuite name=\"pack\" tests=\"[0-9]+\" "
+                                                "failures=\"[1-9][0-9]*\" errors=\"0\"")))
+      << xml;
+  EXPECT_TRUE(std::regex_search(xml, std::regex("<testsuite name=\"linear_index\" tests=\"[0-9]+\" "
+                                                "failures=\"0\" errors=\"0\"")))
+      << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"pack\" name=\"s4[16,256]{1,0:T(8,128)(8,1)E(4)}\">\n"
+                     "      <failure message=\"wrong packed bytes\">minimal case: s4[]\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("</testsuites>\n"), std::string::npos);
 }
 
 }  // namespace
