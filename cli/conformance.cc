@@ -27,8 +27,16 @@ using conformance::Shrunk;
 
 std::string layouts_line(const ConformanceReport& r) {
   if (r.given_layouts) return std::to_string(r.given_layouts) + " given with --layout";
-  return std::to_string(r.catalogue_layouts) + " from the catalogue, then " +
-         std::to_string(r.generated_layouts) + " generated (seed " + std::to_string(r.seed) + ")";
+  const conformance::LayoutStream& stream = r.rules.stream;
+  const std::string profile = stream.profile == gen::Profile::kGeneral
+                                  ? ""
+                                  : "profile " + std::string(gen::profile_name(stream.profile)) + ", ";
+  return std::to_string(r.catalogue_layouts) + " from the catalogue" +
+         (r.narrowed_layouts ? " (" + std::to_string(r.narrowed_layouts) +
+                                   " more left out by --max-rank or --types)"
+                             : std::string()) +
+         ", then " + std::to_string(r.generated_layouts) + " generated (" + profile + "seed " +
+         std::to_string(r.seed) + ")";
 }
 
 using conformance::CaseOutcome;
@@ -258,6 +266,13 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
     }
     rules.required.push_back(*it);
   }
+  rules.stream.profile = *gen::profile_from_name(o.profile);
+  rules.stream.max_rank = o.max_rank;
+  for (const std::string& name : o.types) {
+    const std::optional<ElementType> t = element_type_from_name(name);
+    if (!t) throw Error("--types: unknown element type '" + name + "'");
+    rules.stream.types.push_back(*t);
+  }
   return rules;
 }
 
@@ -378,6 +393,18 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "also write the verdict as JUnit XML to this file (one test case per case id)");
   gate->add_flag("--skips-must-fail", options.skips_must_fail,
                  "a case listed as a known gap that passes fails the gate");
+  gate->add_option("--profile", options.profile,
+                   "with --impl or --impl-cmd: the generated layouts: general (every form), tpu "
+                   "(the TPU formats on real-world shapes) or gpu (small tiles, sub-byte types)")
+      ->check(CLI::IsMember({"general", "tpu", "gpu"}))
+      ->capture_default_str();
+  gate->add_option("--max-rank", options.max_rank,
+                   "with --impl or --impl-cmd: only layouts of at most this rank")
+      ->check(CLI::Range(int64_t{0}, int64_t{64}));
+  gate->add_option("--types", options.types,
+                   "with --impl or --impl-cmd: only layouts of these element types "
+                   "(comma-separated XLA names)")
+      ->delimiter(',');
   gate->add_option("--padding", options.padding,
                    "with --impl or --impl-cmd: zero (pack must write zero padding, D8) or any "
                    "(the implementation leaves padding undefined: only elements are compared)")

@@ -30,6 +30,9 @@ struct ConformanceOptions {
   bool skips_must_fail = false;            // --skips-must-fail
   std::vector<std::string> required;       // --require
   GateOptions::Padding padding = GateOptions::Padding::kZero;  // --padding
+  std::string profile = "general";  // --profile (gen/profiles.h)
+  int64_t max_rank = -1;            // --max-rank; -1: any
+  std::vector<std::string> types;   // --types
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

@@ -306,7 +306,7 @@ struct OriginLayout {
 
 // Calls visit(layout) for every layout of the run, in order.
 void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOptions& options,
-                     ConformanceReport& report,
+                     const LayoutStream& stream, ConformanceReport& report,
                      const std::function<void(const OriginLayout&)>& visit) {
   if (!given.empty()) {
     for (const ShapeWithLayout& shape : given) {
@@ -316,15 +316,37 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     return;
   }
   for (const CatalogEntry& entry : catalog()) {
+    const ShapeWithLayout shape = parse_shape(entry.layout);
+    if (!stream.keeps(shape)) {
+      ++report.narrowed_layouts;
+      continue;
+    }
     ++report.catalogue_layouts;
-    visit({"catalogue entry " + std::string(entry.name), parse_shape(entry.layout)});
+    visit({"catalogue entry " + std::string(entry.name), shape});
   }
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
+  const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);
+  const std::string profile =
+      stream.profile == gen::Profile::kGeneral
+          ? ""
+          : "profile " + std::string(gen::profile_name(stream.profile)) + ", ";
   for (int64_t k = 0; k < options.property_cases; ++k) {
+    // The next layout the narrowing keeps: within a bounded number of draws.
+    constexpr int kDraws = 10000;
+    std::optional<ShapeWithLayout> shape;
+    for (int draw = 0; draw < kDraws && !shape; ++draw) {
+      ShapeWithLayout s = gen::make_profile_layout(choices, stream.profile, limits);
+      if (stream.keeps(s)) shape = std::move(s);
+    }
+    if (!shape) {
+      throw Error("no layout of profile " + std::string(gen::profile_name(stream.profile)) +
+                  " in " + std::to_string(kDraws) +
+                  " draws has the --max-rank and --types asked for");
+    }
     ++report.generated_layouts;
-    visit({"generated layout " + std::to_string(k + 1) + " (seed " + std::to_string(options.seed) +
-               ")",
-           gen::make_layout(choices, gen::kExhaustiveLimits)});
+    visit({"generated layout " + std::to_string(k + 1) + " (" + profile + "seed " +
+               std::to_string(options.seed) + ")",
+           *shape});
   }
 }
 
@@ -355,6 +377,11 @@ const char* status_name(CaseOutcome::Status s) {
     case CaseOutcome::Status::kNotRun: return "not run";
   }
   return "?";
+}
+
+bool LayoutStream::keeps(const ShapeWithLayout& shape) const {
+  if (max_rank >= 0 && shape.rank() > max_rank) return false;
+  return types.empty() || std::find(types.begin(), types.end(), shape.type) != types.end();
 }
 
 bool KnownGaps::matches(const std::string& id) const {
@@ -420,7 +447,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
     report.functions.push_back(fr);
   }
   Checker checker(impl, options);
-  for_each_layout(given, options, report, [&](const OriginLayout& layout) {
+  for_each_layout(given, options, rules.stream, report, [&](const OriginLayout& layout) {
     // Never sent: the implementation does not claim this kind of layout.
     if (impl.unclaimed(layout.shape)) {
       ++report.unclaimed_layouts;

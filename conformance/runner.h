@@ -7,9 +7,10 @@
 // docs/PROTOCOL.md; either runs in a process of its own. Every operation it
 // offers is checked on each layout it claims, in this order:
 //   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
-//   2. options.property_cases layouts from the layout recipe (gen/
-//      layout_recipe.h, make_layout with the exhaustive budget), drawn from a
-//      stream seeded by options.seed, so a run is deterministic;
+//   2. options.property_cases layouts of the chosen profile (gen/profiles.h;
+//      the layout recipe's make_layout with the exhaustive budget for
+//      "general"), drawn from a stream seeded by options.seed, so a run is
+//      deterministic;
 // or only the given layouts. Per function and layout:
 //   linear_index  every element (sampled above options.exhaustive_limit)
 //                 against spec::linear_index; the answer for the first
@@ -41,6 +42,7 @@
 
 #include "check/gate.h"
 #include "conformance/impl_under_test.h"
+#include "gen/profiles.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::conformance {
@@ -114,10 +116,20 @@ struct KnownGaps {
   bool matches(const std::string& id) const;
 };
 
+// Which layouts the run draws after the catalogue (--profile), and which
+// of them all it keeps (--max-rank, --types; both narrow the catalogue too).
+struct LayoutStream {
+  gen::Profile profile = gen::Profile::kGeneral;
+  int64_t max_rank = -1;              // -1: any
+  std::vector<ElementType> types;     // empty: any
+  bool keeps(const ShapeWithLayout& shape) const;
+};
+
 // What the run must show besides the checks passing.
 struct RunRules {
   KnownGaps gaps;
   std::vector<ImplFunction> required;  // --require: offered and answered on some layout
+  LayoutStream stream;
 };
 
 struct FunctionReport {
@@ -141,6 +153,8 @@ struct ConformanceReport {
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):
   // counted among the above, never sent.
   int64_t unclaimed_layouts = 0;
+  // Catalogue layouts left out by --max-rank or --types (not counted above).
+  int64_t narrowed_layouts = 0;
   uint64_t seed = 0;
   std::vector<FunctionReport> functions;
   std::vector<CaseOutcome> cases;  // every case sent, in order

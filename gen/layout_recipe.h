@@ -142,13 +142,35 @@ inline std::vector<int64_t> current_bounds(const ShapeWithLayout& shape) {
   return spec::tiled_shape(shape);
 }
 
+// The TPU format of DESIGN.md for the element width: (8,128) for 32 bits
+// and wider, (8,128)(2,1) for 16, (8,128)(4,1) for 8, (8,128)(8,1)E(4) for
+// 4, (8,128)(32/b,1) below, pred (32,128)(32,1)E(1).
+inline void apply_natural_tpu_format(ShapeWithLayout& shape) {
+  const int bits = natural_bit_width(shape.type);
+  std::vector<Tile>& tiles = shape.layout.tiles;
+  if (shape.type == ElementType::kPred) {
+    tiles = {Tile{{32, 128}}, Tile{{32, 1}}};
+    shape.layout.element_size_bits = 1;
+  } else if (bits == 16) {
+    tiles = {Tile{{8, 128}}, Tile{{2, 1}}};
+  } else if (bits == 8) {
+    tiles = {Tile{{8, 128}}, Tile{{4, 1}}};
+  } else if (bits == 4) {
+    tiles = {Tile{{8, 128}}, Tile{{8, 1}}};
+    shape.layout.element_size_bits = 4;
+  } else if (bits < 4) {
+    tiles = {Tile{{8, 128}}, Tile{{32 / bits, 1}}};
+  } else {
+    tiles = {Tile{{8, 128}}};
+  }
+}
+
 // The TPU formats of DESIGN.md for this type and physical shape, weighted
 // towards the one XLA would choose. May set E(n) (4-bit and 1-bit forms).
 template <LayoutChoices C>
 void apply_tpu_format(C& c, ShapeWithLayout& shape) {
   const std::vector<int64_t> physical = current_bounds(shape);
   const int64_t second_minor = physical.size() >= 2 ? physical[physical.size() - 2] : 1;
-  const int bits = natural_bit_width(shape.type);
   std::vector<Tile>& tiles = shape.layout.tiles;
   // Index 0: the plain (8,128), correct for 32-bit types and usable for all.
   switch (pick(c, {4, 6, 2})) {
@@ -156,21 +178,7 @@ void apply_tpu_format(C& c, ShapeWithLayout& shape) {
       tiles = {Tile{{8, 128}}};
       return;
     case 1:  // the natural format for the element width
-      if (shape.type == ElementType::kPred) {
-        tiles = {Tile{{32, 128}}, Tile{{32, 1}}};
-        shape.layout.element_size_bits = 1;
-      } else if (bits == 16) {
-        tiles = {Tile{{8, 128}}, Tile{{2, 1}}};
-      } else if (bits == 8) {
-        tiles = {Tile{{8, 128}}, Tile{{4, 1}}};
-      } else if (bits == 4) {
-        tiles = {Tile{{8, 128}}, Tile{{8, 1}}};
-        shape.layout.element_size_bits = 4;
-      } else if (bits < 4) {
-        tiles = {Tile{{8, 128}}, Tile{{32 / bits, 1}}};
-      } else {
-        tiles = {Tile{{8, 128}}};
-      }
+      apply_natural_tpu_format(shape);
       return;
     default:  // small second-minor dim: (2,128) for 1 or 2, (4,128) for 3 or 4
       tiles = {Tile{{second_minor <= 2 ? 2 : 4, 128}}};

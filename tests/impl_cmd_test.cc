@@ -256,4 +256,21 @@ TEST(ImplCmd, JunitAndJsonVerdictsForCi) {
   EXPECT_NE(xml.find("</testsuites>\n"), std::string::npos);
 }
 
+TEST(ImplCmd, ProfilesAndNarrowing) {
+  const Output tpu = gate_cmd(kExample, {"--profile", "tpu"});
+  EXPECT_EQ(tpu.exit_code, 0) << tpu.out << tpu.err;
+  EXPECT_NE(tpu.out.find("then 20 generated (profile tpu, seed 1)\n"), std::string::npos) << tpu.out;
+  const Output gpu = gate_cmd(kExample + " --bug nibble_order", {"--profile", "gpu"});
+  EXPECT_EQ(gpu.exit_code, 1) << gpu.out;  // sub-byte types abound
+  const Output narrow =
+      gate_cmd(kExample, {"--profile", "tpu", "--types", "bf16,s4", "--max-rank", "2"});
+  EXPECT_EQ(narrow.exit_code, 0) << narrow.out;
+  EXPECT_TRUE(std::regex_search(
+      narrow.out, std::regex("layouts: [0-9]+ from the catalogue \\([0-9]+ more left out by "
+                             "--max-rank or --types\\), then 20 generated")))
+      << narrow.out;
+  EXPECT_EQ(gate_cmd(kExample, {"--profile", "cpu"}).exit_code, 2);
+  EXPECT_EQ(gate_cmd(kExample, {"--types", "f33"}).exit_code, 2);
+}
+
 }  // namespace

@@ -1,0 +1,69 @@
+// The generator profiles (gen/profiles.h): every layout valid and within
+// its budget; "tpu" gives only the TPU formats, each on the element width
+// it belongs to; "gpu" only small tiles, with E(n) only on sub-byte types.
+#include "gen/profiles.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "gen/seeded_choices.h"
+#include "gen/sweep.h"
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
+
+namespace tilecheck::gen {
+namespace {
+
+TEST(Profiles, NamesRoundTrip) {
+  for (const auto& [name, profile] : kProfiles) {
+    EXPECT_EQ(profile_from_name(name), profile);
+    EXPECT_EQ(profile_name(profile), name);
+  }
+  EXPECT_EQ(profile_from_name("cpu"), std::nullopt);
+}
+
+TEST(Profiles, TpuGivesTheTpuFormatsOnTheirWidths) {
+  SeededChoices c(7);
+  const RecipeLimits limits = profile_limits(Profile::kTpu, kExhaustiveLimits);
+  std::set<std::string> formats;
+  for (int i = 0; i < 500; ++i) {
+    const ShapeWithLayout s = make_tpu_layout(c, limits);
+    spec::validate(s);
+    EXPECT_LE(spec::padded_element_count(s), limits.max_padded_elements) << print_shape(s);
+    EXPECT_GE(s.rank(), 1);
+    EXPECT_LE(s.rank(), 4);
+    std::string tiles;
+    for (const Tile& t : s.layout.tiles) tiles += "(" + join(t.dims) + ")";
+    const int bits = natural_bit_width(s.type);
+    const std::set<std::string> allowed =
+        s.type == ElementType::kPred ? std::set<std::string>{"(32,128)(32,1)"}
+        : bits == 32                 ? std::set<std::string>{"(8,128)", "(2,128)", "(4,128)"}
+        : bits == 16                 ? std::set<std::string>{"(8,128)(2,1)"}
+        : bits == 8                  ? std::set<std::string>{"(8,128)(4,1)"}
+                                     : std::set<std::string>{"(8,128)(8,1)"};
+    EXPECT_TRUE(allowed.count(tiles)) << print_shape(s);
+    formats.insert(tiles);
+  }
+  EXPECT_EQ(formats.size(), 7u);  // every format comes up
+}
+
+TEST(Profiles, GpuGivesSmallTilesAndSubByteTypes) {
+  SeededChoices c(7);
+  int sub_byte = 0;
+  for (int i = 0; i < 500; ++i) {
+    const ShapeWithLayout s = make_gpu_layout(c, kExhaustiveLimits);
+    spec::validate(s);
+    EXPECT_LE(spec::padded_element_count(s), kExhaustiveLimits.max_padded_elements);
+    for (const Tile& t : s.layout.tiles) {
+      for (int64_t e : t.dims) EXPECT_LE(e, 32) << print_shape(s);
+    }
+    if (s.layout.element_size_bits) EXPECT_LT(natural_bit_width(s.type), 8) << print_shape(s);
+    sub_byte += natural_bit_width(s.type) < 8;
+  }
+  EXPECT_GT(sub_byte, 150);
+}
+
+}  // namespace
+}  // namespace tilecheck::gen
