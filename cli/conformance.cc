@@ -356,6 +356,38 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
   if (!out) throw Error("--junit: cannot write '" + path + "'");
 }
 
+// --limit cpu=S,memory=B,files=N over the defaults of conformance/process.h.
+conformance::ProcessLimits process_limits(const std::vector<std::string>& specs) {
+  conformance::ProcessLimits limits;
+  for (const std::string& spec : specs) {
+    const size_t eq = spec.find('=');
+    const std::string key = spec.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
+    int64_t scale = 1;
+    if (key == "memory" && !value.empty()) {
+      const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(value.back())));
+      const int shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+      if (shift) {
+        scale = int64_t{1} << shift;
+        value.pop_back();
+      }
+    }
+    int64_t n = -1;
+    const bool digits = !value.empty() && value.size() <= 12 &&
+                        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) n = std::stoll(value) * scale;
+    int64_t* field = key == "cpu"      ? &limits.cpu_seconds
+                     : key == "memory" ? &limits.address_space_bytes
+                     : key == "files"  ? &limits.open_files
+                                       : nullptr;
+    if (!field || n < 0) {
+      throw Error("--limit: expected cpu=SECONDS, memory=BYTES or files=N, got '" + spec + "'");
+    }
+    *field = n;
+  }
+  return limits;
+}
+
 // --write-skips: today's failing and skipped cases, one id per line.
 void write_skips(const std::string& path, const ConformanceReport& r) {
   std::ofstream out(path);
@@ -405,6 +437,12 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "with --impl or --impl-cmd: only layouts of these element types "
                    "(comma-separated XLA names)")
       ->delimiter(',');
+  gate->add_option("--limit", options.limits,
+                   "with --impl or --impl-cmd: a resource limit of the implementation's "
+                   "processes: cpu=SECONDS (default 3600), memory=BYTES (address space, K/M/G "
+                   "suffixes, default 16G), files=N (default 256); 0 lifts it (repeatable or "
+                   "comma-separated)")
+      ->delimiter(',');
   gate->add_option("--padding", options.padding,
                    "with --impl or --impl-cmd: zero (pack must write zero padding, D8) or any "
                    "(the implementation leaves padding undefined: only elements are compared)")
@@ -430,13 +468,14 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   std::vector<ShapeWithLayout> given;
   for (const std::string& text : layouts) given.push_back(parse_layout_argument(text));
   const conformance::RunRules rules = run_rules(conformance);
+  const conformance::ProcessLimits limits = process_limits(conformance.limits);
   std::unique_ptr<conformance::ImplUnderTest> impl;
   if (!conformance.impl_command.empty()) {
     impl = std::make_unique<conformance::CommandWorker>(conformance.impl_command,
-                                                        conformance.timeout_seconds);
+                                                        conformance.timeout_seconds, limits);
   } else {
     impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
-                                                     conformance.timeout_seconds);
+                                                     conformance.timeout_seconds, limits);
   }
   GateOptions run_options = options;
   run_options.padding = conformance.padding;

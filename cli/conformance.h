@@ -33,6 +33,7 @@ struct ConformanceOptions {
   std::string profile = "general";  // --profile (gen/profiles.h)
   int64_t max_rank = -1;            // --max-rank; -1: any
   std::vector<std::string> types;   // --types
+  std::vector<std::string> limits;  // --limit KEY=VALUE
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

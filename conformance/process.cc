@@ -14,9 +14,11 @@
 namespace tilecheck::conformance {
 namespace {
 
-void set_limit(int resource, int64_t value) {
+// The soft limit `value`, the hard one `value + slack` (for RLIMIT_CPU the
+// soft limit sends SIGXCPU, which names the cause; the hard one SIGKILL).
+void set_limit(int resource, int64_t value, int64_t slack = 0) {
   if (value <= 0) return;
-  rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value + slack)};
   setrlimit(resource, &r);
 }
 
@@ -45,7 +47,9 @@ ChildProcess spawn_child(int log_fd, const ProcessLimits& limits,
   }
   if (pid == 0) {
     setsid();
-    set_limit(RLIMIT_CPU, limits.cpu_seconds);
+    set_limit(RLIMIT_CPU, limits.cpu_seconds, 2);
+    const rlimit no_core{0, 0};  // a crashing implementation leaves no core file behind
+    setrlimit(RLIMIT_CORE, &no_core);
     set_limit(RLIMIT_AS, limits.address_space_bytes);
     set_limit(RLIMIT_NOFILE, limits.open_files);
     close(down[1]);

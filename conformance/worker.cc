@@ -27,8 +27,7 @@ constexpr double kLoadSeconds = 30;
 // The limits of process.h, but no address-space limit under AddressSanitizer:
 // the child is a fork of tilecheck, and an ASan process has reserved
 // terabytes of shadow memory before the limit could apply.
-ProcessLimits plugin_limits() {
-  ProcessLimits limits;
+ProcessLimits plugin_limits(ProcessLimits limits) {
 #if defined(__SANITIZE_ADDRESS__)
   limits.address_space_bytes = 0;
 #elif defined(__has_feature)
@@ -46,8 +45,8 @@ Clock::time_point deadline_after(double seconds) {
 
 }  // namespace
 
-ImplWorker::ImplWorker(std::string library_path, double timeout_seconds)
-    : path_(std::move(library_path)), timeout_seconds_(timeout_seconds) {
+ImplWorker::ImplWorker(std::string library_path, double timeout_seconds, ProcessLimits limits)
+    : path_(std::move(library_path)), timeout_seconds_(timeout_seconds), limits_(plugin_limits(limits)) {
   // A relative path without a slash would make dlopen search the system
   // library path; the user means the file here.
   if (path_.find('/') == std::string::npos) path_ = "./" + path_;
@@ -75,7 +74,7 @@ void ImplWorker::start() {
   failed_.reset();
   const std::string& path = path_;
   const int output_fd = output_fd_;
-  child_ = spawn_child(output_fd_, plugin_limits(), [&path, output_fd](int request_fd, int reply_fd) {
+  child_ = spawn_child(output_fd_, limits_, [&path, output_fd](int request_fd, int reply_fd) {
     // The library's own output goes to the output file.
     if (output_fd >= 0) {
       dup2(output_fd, 1);

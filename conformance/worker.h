@@ -30,7 +30,7 @@ class ImplWorker : public ImplUnderTest {
  public:
   // Starts the child and loads the library. Throws Error (exit 2) when the
   // library cannot be loaded or the child dies while loading it.
-  ImplWorker(std::string library_path, double timeout_seconds);
+  ImplWorker(std::string library_path, double timeout_seconds, ProcessLimits limits = {});
   ~ImplWorker();
   ImplWorker(const ImplWorker&) = delete;
   ImplWorker& operator=(const ImplWorker&) = delete;
@@ -57,6 +57,7 @@ class ImplWorker : public ImplUnderTest {
   double timeout_seconds_;
   ImplExports exports_;
   ChildProcess child_;
+  ProcessLimits limits_;
   int output_fd_ = -1;  // the child's stdout and stderr
   std::optional<WorkerFailure> failed_;
 };

@@ -8,6 +8,7 @@ implementation does (examples/python/tiled_layout_impl.py):
                       pid to the file named by the second argument, and
                       never answers linear_index
     exit_on_index     exits with status 3 on linear_index
+    spin_on_index     computes forever on linear_index (for the CPU limit)
     garbage_size      answers byte_size with a line that is not JSON
     non_utf8_size     answers byte_size with bytes that are not UTF-8
     wrong_seq_index   answers linear_index with the wrong seq
@@ -56,6 +57,9 @@ for line in sys.stdin:
         with open(sys.argv[2], "w") as f:
             f.write(str(child.pid))
         time.sleep(3600)
+    if op == "linear_index" and MODE == "spin_on_index":
+        while True:
+            pass
     if op == "linear_index" and MODE == "exit_on_index":
         sys.exit(3)
     if op == "byte_size" and MODE == "garbage_size":

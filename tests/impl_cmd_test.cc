@@ -273,4 +273,20 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
   EXPECT_EQ(gate_cmd(kExample, {"--types", "f33"}).exit_code, 2);
 }
 
+TEST(ImplCmd, ResourceLimitsApply) {
+  // One second of CPU time: the spinning implementation is killed by
+  // SIGXCPU long before the 20-second timeout.
+  const Output r = tilecheck({"gate", "--impl-cmd",
+                              std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " spin_on_index",
+                              "--layout", "f32[2]{0}", "--limit", "cpu=1", "--timeout", "20"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nFAILED linear_index: crashed: the process exited with status 152 in the "
+                       "middle of a call (the shell's way of saying: killed by signal 24 (SIGXCPU))\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(gate_cmd(kExample, {"--limit", "memory=4G,files=64,cpu=0"}).exit_code, 0);
+  EXPECT_EQ(gate_cmd(kExample, {"--limit", "gpu=1"}).exit_code, 2);
+  EXPECT_EQ(gate_cmd(kExample, {"--limit", "cpu=-1"}).exit_code, 2);
+}
+
 }  // namespace
