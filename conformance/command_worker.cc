@@ -30,11 +30,6 @@ double seconds_left(Clock::time_point deadline) {
   return std::chrono::duration<double>(deadline - Clock::now()).count();
 }
 
-Clock::time_point deadline_after(double seconds) {
-  return Clock::now() +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
 // Writes all of `data` to the non-blocking `fd` before `deadline`: false
 // when the pipe is gone or the reader does not take it in time.
 bool write_before(int fd, std::string_view data, Clock::time_point deadline, bool& timed_out) {
@@ -109,10 +104,8 @@ void CommandWorker::start() {
 
   // The handshake, with at least kStartSeconds: starting an interpreter on
   // a loaded machine can be slow, and --timeout is meant for the requests.
-  const double saved = timeout_seconds_;
-  timeout_seconds_ = std::max(timeout_seconds_, kStartSeconds);
-  const Outcome o = request("start", {{"protocol", jsonl::kProtocolVersion}});
-  timeout_seconds_ = saved;
+  const Outcome o = request("start", {{"protocol", jsonl::kProtocolVersion}}, 0,
+                            std::max(timeout_seconds_, kStartSeconds));
   if (o.failure) {
     failed_ = o.failure;
     failed_->what = "no answer to start: " + failed_->what;
@@ -228,7 +221,9 @@ CommandWorker::LineStatus CommandWorker::read_line(std::string& line, double sec
 }
 
 CommandWorker::Outcome CommandWorker::request(const std::string& op, nlohmann::json fields,
-                                              size_t expected_bytes) {
+                                              size_t expected_bytes,
+                                              std::optional<double> timeout_seconds) {
+  const double timeout = timeout_seconds.value_or(timeout_seconds_);
   if (child_.pid < 0) start();
   if (failed_) return {std::nullopt, failed_};
   const int64_t seq = seq_++;
@@ -236,15 +231,15 @@ CommandWorker::Outcome CommandWorker::request(const std::string& op, nlohmann::j
   fields["op"] = op;
   const std::string line = fields.dump() + "\n";
   std::ostringstream hung;
-  hung << "hung: no answer within " << timeout_seconds_ << " s (killed)";
+  hung << "hung: no answer within " << timeout << " s (killed)";
   bool timed_out = false;
-  if (!write_before(child_.to_child, line, deadline_after(timeout_seconds_), timed_out)) {
+  if (!write_before(child_.to_child, line, deadline_after(timeout), timed_out)) {
     failed_ = fail(timed_out ? hung.str() + " while it was sent the request" : "");
     return {std::nullopt, failed_};
   }
   std::string answer;
   const size_t max_bytes = kLineAllowance + expected_bytes / 3 * 4 + 4;
-  switch (read_line(answer, timeout_seconds_, max_bytes)) {
+  switch (read_line(answer, timeout, max_bytes)) {
     case LineStatus::kOk: break;
     case LineStatus::kTimedOut: failed_ = fail(hung.str()); return {std::nullopt, failed_};
     case LineStatus::kClosed: failed_ = fail(""); return {std::nullopt, failed_};

@@ -53,7 +53,9 @@ class CommandWorker : public ImplUnderTest {
     std::optional<jsonl::Reply> reply;
     std::optional<WorkerFailure> failure;
   };
-  Outcome request(const std::string& op, nlohmann::json fields, size_t expected_bytes = 0);
+  // Waits --timeout seconds for the reply, or `timeout_seconds` when given.
+  Outcome request(const std::string& op, nlohmann::json fields, size_t expected_bytes = 0,
+                  std::optional<double> timeout_seconds = std::nullopt);
   // A batched request's reply: its result's list `key` of `count` entries
   // (then `list` points to it), or what to return instead: the failure,
   // every answer skipped, errored, or a result without that list.

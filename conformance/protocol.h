@@ -82,6 +82,12 @@ class MessageReader {
 };
 
 using Clock = std::chrono::steady_clock;
+
+// The time `seconds` from now.
+inline Clock::time_point deadline_after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
 enum class ReadStatus { kOk, kClosed, kTimedOut };
 
 // Writes all n bytes (retrying short writes); false when the pipe is gone.

@@ -38,11 +38,6 @@ ProcessLimits plugin_limits(ProcessLimits limits) {
   return limits;
 }
 
-Clock::time_point deadline_after(double seconds) {
-  return Clock::now() +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
 }  // namespace
 
 ImplWorker::ImplWorker(std::string library_path, double timeout_seconds, ProcessLimits limits)
