@@ -205,17 +205,12 @@ CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFuncti
                                 std::to_string(options.pack_limit));
   }
   const int64_t bits = shape.element_bits(), element_bytes = shape.dense_element_bytes();
-  // Random dense data with the bits above the element width clear (pack
-  // ignores them and unpack writes them as zero).
+  // Random dense data in canonical form (the bits above the element width
+  // as unpack writes them).
   Rng rng(options.seed);
   std::vector<uint8_t> dense(static_cast<size_t>(elements * element_bytes));
   for (uint8_t& byte : dense) byte = static_cast<uint8_t>(rng());
-  for (int64_t i = 0; i < elements; ++i) {
-    for (int64_t b = bits; b < element_bytes * 8; ++b) {
-      uint8_t& byte = dense[(i * element_bytes * 8 + b) / 8];
-      byte = static_cast<uint8_t>(byte & ~(1u << (b % 8)));
-    }
-  }
+  dense = spec::canonical_dense(shape, std::move(dense));
   std::vector<uint8_t> physical = functions.pack(dense);
   if (static_cast<int64_t>(physical.size()) != spec::byte_size(shape)) {
     return CheckResult::failed("pack wrote " + std::to_string(physical.size()) +

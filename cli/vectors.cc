@@ -133,17 +133,12 @@ std::vector<std::vector<int64_t>> chosen_elements(const ShapeWithLayout& shape, 
   return chosen;
 }
 
-// A dense array (tilecheck/spec/semantics.h's contract) of pseudo-random values with
-// every bit above the element width zero, so unpack(pack(dense)) == dense.
+// A dense array of pseudo-random values in canonical form (docs/PROTOCOL.md,
+// "Dense buffers"), so unpack(pack(dense)) == dense.
 std::vector<uint8_t> random_dense_array(const ShapeWithLayout& shape, SplitMix64& rng) {
-  const int64_t bits = shape.element_bits(), element_bytes = shape.dense_element_bytes();
   std::vector<uint8_t> dense(static_cast<size_t>(spec::dense_byte_size(shape)));
-  for (size_t i = 0; i < dense.size(); ++i) {
-    const int64_t value_bits = bits - static_cast<int64_t>(i % element_bytes) * 8;
-    const uint8_t mask = value_bits >= 8 ? 0xff : static_cast<uint8_t>((1u << value_bits) - 1);
-    dense[i] = static_cast<uint8_t>(rng.next()) & mask;
-  }
-  return dense;
+  for (uint8_t& byte : dense) byte = static_cast<uint8_t>(rng.next());
+  return spec::canonical_dense(shape, std::move(dense));
 }
 
 std::string hex(const std::vector<uint8_t>& bytes) {

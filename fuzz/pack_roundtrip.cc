@@ -73,7 +73,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
 
   std::vector<uint8_t> round(dense.size(), 0x5A);
   plan.unpack(physical, round, options);
-  const std::vector<uint8_t> canonical = gen::canonical_dense(*shape, dense);
+  const std::vector<uint8_t> canonical = spec::canonical_dense(*shape, dense);
   FUZZ_AGREE(check::bytes_agree(*shape, false, "unpack(pack(x)) != x", canonical, round), s);
 
   const std::vector<uint8_t> garbage =

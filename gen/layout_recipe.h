@@ -376,7 +376,8 @@ Shape make_xla_shape(C& c, int depth = 2, const RecipeLimits& limits = {}) {
 
 // A second layout of the same dims and element width as `from` (a relayout
 // partner): its own minor_to_major, tiles and L(n). The partner's budget is
-// met by dropping its tiles and L(n), never by changing the shared dims.
+// met by dropping its tiles and L(n), never by changing the shared dims
+// (so a `from` past the budget gets a partner without either).
 template <LayoutChoices C>
 ShapeWithLayout make_partner_layout(C& c, const ShapeWithLayout& from, const RecipeLimits& limits = {}) {
   ShapeWithLayout to = make_layout(c, limits);
@@ -385,7 +386,7 @@ ShapeWithLayout make_partner_layout(C& c, const ShapeWithLayout& from, const Rec
   to.layout.minor_to_major = make_minor_to_major(c, from.rank());
   to.layout.element_size_bits = from.layout.element_size_bits;
   // Tiles chosen for other dims are still valid here; only the size can fail.
-  while (!within(to, limits)) {
+  while (!within(to, limits) && (!to.layout.tiles.empty() || to.layout.tail_padding_alignment)) {
     if (!to.layout.tiles.empty()) {
       to.layout.tiles.pop_back();
     } else {
@@ -535,19 +536,6 @@ inline uint64_t splitmix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-// The dense array with the bits above the element width cleared in every
-// element: what unpack(pack(x)) returns.
-inline std::vector<uint8_t> canonical_dense(const ShapeWithLayout& shape,
-                                            std::vector<uint8_t> dense) {
-  const int64_t bits = shape.element_bits();
-  const int64_t bytes_per_element = shape.dense_element_bytes();
-  const int64_t tail_bits = bits % 8;
-  if (tail_bits == 0) return dense;
-  const uint8_t mask = static_cast<uint8_t>((1u << tail_bits) - 1);
-  for (size_t i = bytes_per_element - 1; i < dense.size(); i += bytes_per_element) dense[i] &= mask;
-  return dense;
-}
-
 // Dense data (spec::pack's dense contract): dense_byte_size bytes. Simplest
 // first: element i holds i+1 (distinct, non-zero, readable in a
 // counterexample); else seeded random bytes, optionally with garbage in the
@@ -567,7 +555,7 @@ std::vector<uint8_t> make_dense_data(C& c, const ShapeWithLayout& shape) {
       dense[i * bytes_per_element + b] = static_cast<uint8_t>(word >> (8 * (b % 8)));
     }
   }
-  return keep_high_bits ? dense : canonical_dense(shape, dense);
+  return keep_high_bits ? dense : spec::canonical_dense(shape, dense);
 }
 
 // ---------------------------------------------------------------------------

@@ -69,11 +69,13 @@ void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, i
 void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   HWY_DYNAMIC_DISPATCH(UnpackRows4U8)(phys, dense, row_stride, n);
 }
-void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
-  HWY_DYNAMIC_DISPATCH(UnpackRows8U4)(phys, dense, row_stride, n, stream);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                     bool sign) {
+  HWY_DYNAMIC_DISPATCH(UnpackRows8U4)(phys, dense, row_stride, n, stream, sign);
 }
-void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
-  HWY_DYNAMIC_DISPATCH(UnpackRows32U1)(phys, dense, row_stride, n, stream);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                      bool sign) {
+  HWY_DYNAMIC_DISPATCH(UnpackRows32U1)(phys, dense, row_stride, n, stream, sign);
 }
 
 }  // namespace tilecheck::impl::kernels

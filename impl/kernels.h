@@ -12,7 +12,8 @@
 // scalar on machines without one. For 4-bit elements a column's 8 elements
 // become 4 bytes (low nibble first, D7); for 1-bit elements its 32 elements
 // become 4 bytes (bit r%8 of byte r/8). Pack reads the low bits of each
-// dense byte; unpack writes zero high bits. With `stream`, pack stores with
+// dense byte; unpack writes the high bits zero, or with `sign` as copies
+// of the value's top bit (signed types, docs/PROTOCOL.md "Dense buffers"). With `stream`, pack stores with
 // non-temporal stores where the output is 16-byte aligned (for outputs far
 // larger than the caches), and the sub-byte unpacks where every dense row
 // store is a whole aligned vector; flush_streams() must follow before the
@@ -30,8 +31,10 @@ void pack_rows32_u1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int
 
 void unpack_rows2_u16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
 void unpack_rows4_u8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n);
-void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
-void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream);
+void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                     bool sign);
+void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                      bool sign);
 
 }  // namespace tilecheck::impl::kernels
 

@@ -39,10 +39,18 @@ struct BitCursor {
       if ((value[i >> 3] >> (i & 7)) & 1) buf[(bit + i) >> 3] |= static_cast<uint8_t>(1u << ((bit + i) & 7));
     }
   }
-  static void read_bits(const uint8_t* buf, int64_t bit, int64_t bits, uint8_t* value, int64_t nb) {
-    std::memset(value, 0, nb);
+  // `sign`: the bits above `bits` copies of the top one (signed types).
+  static void read_bits(const uint8_t* buf, int64_t bit, int64_t bits, uint8_t* value, int64_t nb,
+                        bool sign) {
+    const bool negative = sign && ((buf[(bit + bits - 1) >> 3] >> ((bit + bits - 1) & 7)) & 1);
+    std::memset(value, negative ? 0xFF : 0, nb);
     for (int64_t i = 0; i < bits; ++i) {
-      if ((buf[(bit + i) >> 3] >> ((bit + i) & 7)) & 1) value[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+      const uint8_t one = static_cast<uint8_t>(1u << (i & 7));
+      if ((buf[(bit + i) >> 3] >> ((bit + i) & 7)) & 1) {
+        value[i >> 3] |= one;
+      } else {
+        value[i >> 3] &= static_cast<uint8_t>(~one);
+      }
     }
   }
 };
@@ -55,6 +63,8 @@ struct Mover {
   int64_t nb;          // dense bytes per element
   int64_t bits;
   bool pack;
+  // Unpack of a signed type: sign-extend each value to its dense bytes.
+  bool sign = false;
   // Sub-byte pack only: the buffer was not zeroed up front, every leaf
   // covers whole bytes and assigns them.
   bool assign_bytes = false;
@@ -72,7 +82,7 @@ struct Mover {
       if (bits % 8) value[bits / 8] &= static_cast<uint8_t>((1u << (bits % 8)) - 1);
       BitCursor::or_bits(dst, bit, bits, value);  // neighbours share bytes: OR into zeros
     } else {
-      BitCursor::read_bits(src, bit, bits, dst + dense * nb, nb);
+      BitCursor::read_bits(src, bit, bits, dst + dense * nb, nb, sign);
     }
   }
 
@@ -198,12 +208,12 @@ struct Mover {
     }
     if (bits == 4 && width == 8 && phys % 2 == 0) {
       pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
-           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream);
+           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream, sign);
       return true;
     }
     if (bits == 1 && width == 32 && phys % 8 == 0) {
       pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
-           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream);
+           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream, sign);
       return true;
     }
     return false;
@@ -345,6 +355,7 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   const CompiledLayout& c = detail::compiled(index);
   Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
   m.assign_bytes = schedule.assign_bytes;
+  m.sign = !pack && is_signed_integral(c.shape.type) && c.bits % 8 != 0;
   // Streaming needs cache-line-aligned tiles (a line shared between a
   // streamed tile and an ordinary store is slow) and, measured, pays only
   // when no tile is ragged (ragged tiles interleave ordinary stores) or

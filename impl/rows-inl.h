@@ -197,7 +197,28 @@ HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t
   return reinterpret_cast<uintptr_t>(dense) % static_cast<uintptr_t>(N) == 0 && row_stride % N == 0 && n % N == 0;
 }
 
-template <bool kStream>
+// The value of a nibble or bit already in a byte's low bits, as the dense
+// byte holds it: zero-extended, or sign-extended for a signed type
+// (docs/PROTOCOL.md, "Dense buffers").
+template <bool kSigned, int kBits, class D>
+HWY_INLINE hn::Vec<D> Extend(D d, hn::Vec<D> low_bits) {
+  if constexpr (kSigned) {
+    const hn::RebindToSigned<D> di;
+    return hn::BitCast(d, hn::ShiftRight<8 - kBits>(hn::ShiftLeft<8 - kBits>(hn::BitCast(di, low_bits))));
+  } else {
+    return low_bits;
+  }
+}
+template <bool kSigned, int kBits>
+HWY_INLINE uint8_t ExtendScalar(uint8_t low_bits) {
+  if constexpr (kSigned) {
+    return static_cast<uint8_t>(static_cast<int8_t>(static_cast<uint8_t>(low_bits << (8 - kBits))) >> (8 - kBits));
+  } else {
+    return low_bits;
+  }
+}
+
+template <bool kStream, bool kSigned>
 void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint8_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -207,33 +228,37 @@ void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, 
     hn::Vec<decltype(d)> b[4];
     hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
     for (int k = 0; k < 4; ++k) {
-      Put<kStream>(hn::And(b[k], low), d, dense + (2 * k) * row_stride + c);
-      Put<kStream>(hn::ShiftRight<4>(b[k]), d, dense + (2 * k + 1) * row_stride + c);
+      Put<kStream>(Extend<kSigned, 4>(d, hn::And(b[k], low)), d, dense + (2 * k) * row_stride + c);
+      Put<kStream>(Extend<kSigned, 4>(d, hn::ShiftRight<4>(b[k])), d, dense + (2 * k + 1) * row_stride + c);
     }
   }
   for (; c < n; ++c) {
     for (int k = 0; k < 4; ++k) {
-      dense[(2 * k) * row_stride + c] = phys[4 * c + k] & 0x0F;
-      dense[(2 * k + 1) * row_stride + c] = phys[4 * c + k] >> 4;
+      dense[(2 * k) * row_stride + c] = ExtendScalar<kSigned, 4>(phys[4 * c + k] & 0x0F);
+      dense[(2 * k + 1) * row_stride + c] = ExtendScalar<kSigned, 4>(phys[4 * c + k] >> 4);
     }
   }
 }
 
-void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
-  if (stream && RowsStreamable(dense, row_stride, n)) {
-    UnpackRows8U4Impl<true>(phys, dense, row_stride, n);
+void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                   bool sign) {
+  const bool streamed = stream && RowsStreamable(dense, row_stride, n);
+  if (streamed) {
+    sign ? UnpackRows8U4Impl<true, true>(phys, dense, row_stride, n)
+         : UnpackRows8U4Impl<true, false>(phys, dense, row_stride, n);
   } else {
-    UnpackRows8U4Impl<false>(phys, dense, row_stride, n);
+    sign ? UnpackRows8U4Impl<false, true>(phys, dense, row_stride, n)
+         : UnpackRows8U4Impl<false, false>(phys, dense, row_stride, n);
   }
 }
 
 // 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
-template <bool kStream, int kBit, class D>
+template <bool kStream, bool kSigned, int kBit, class D>
 HWY_INLINE void ScatterBit(D d, hn::Vec<D> v, uint8_t* row) {
-  Put<kStream>(hn::And(hn::ShiftRight<kBit>(v), hn::Set(d, 1)), d, row);
+  Put<kStream>(Extend<kSigned, 1>(d, hn::And(hn::ShiftRight<kBit>(v), hn::Set(d, 1))), d, row);
 }
 
-template <bool kStream>
+template <bool kStream, bool kSigned>
 void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n) {
   const hn::ScalableTag<uint8_t> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -243,28 +268,33 @@ void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride,
     hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
     for (int k = 0; k < 4; ++k) {
       uint8_t* r = dense + (8 * k) * row_stride + c;
-      ScatterBit<kStream, 0>(d, b[k], r);
-      ScatterBit<kStream, 1>(d, b[k], r + row_stride);
-      ScatterBit<kStream, 2>(d, b[k], r + 2 * row_stride);
-      ScatterBit<kStream, 3>(d, b[k], r + 3 * row_stride);
-      ScatterBit<kStream, 4>(d, b[k], r + 4 * row_stride);
-      ScatterBit<kStream, 5>(d, b[k], r + 5 * row_stride);
-      ScatterBit<kStream, 6>(d, b[k], r + 6 * row_stride);
-      ScatterBit<kStream, 7>(d, b[k], r + 7 * row_stride);
+      ScatterBit<kStream, kSigned, 0>(d, b[k], r);
+      ScatterBit<kStream, kSigned, 1>(d, b[k], r + row_stride);
+      ScatterBit<kStream, kSigned, 2>(d, b[k], r + 2 * row_stride);
+      ScatterBit<kStream, kSigned, 3>(d, b[k], r + 3 * row_stride);
+      ScatterBit<kStream, kSigned, 4>(d, b[k], r + 4 * row_stride);
+      ScatterBit<kStream, kSigned, 5>(d, b[k], r + 5 * row_stride);
+      ScatterBit<kStream, kSigned, 6>(d, b[k], r + 6 * row_stride);
+      ScatterBit<kStream, kSigned, 7>(d, b[k], r + 7 * row_stride);
     }
   }
   for (; c < n; ++c) {
     for (int k = 0; k < 4; ++k) {
-      for (int i = 0; i < 8; ++i) dense[(8 * k + i) * row_stride + c] = (phys[4 * c + k] >> i) & 1;
+      for (int i = 0; i < 8; ++i)
+        dense[(8 * k + i) * row_stride + c] = ExtendScalar<kSigned, 1>((phys[4 * c + k] >> i) & 1);
     }
   }
 }
 
-void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream) {
-  if (stream && RowsStreamable(dense, row_stride, n)) {
-    UnpackRows32U1Impl<true>(phys, dense, row_stride, n);
+void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                    bool sign) {
+  const bool streamed = stream && RowsStreamable(dense, row_stride, n);
+  if (streamed) {
+    sign ? UnpackRows32U1Impl<true, true>(phys, dense, row_stride, n)
+         : UnpackRows32U1Impl<true, false>(phys, dense, row_stride, n);
   } else {
-    UnpackRows32U1Impl<false>(phys, dense, row_stride, n);
+    sign ? UnpackRows32U1Impl<false, true>(phys, dense, row_stride, n)
+         : UnpackRows32U1Impl<false, false>(phys, dense, row_stride, n);
   }
 }
 

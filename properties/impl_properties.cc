@@ -163,7 +163,7 @@ std::vector<uint8_t> random_physical(const ShapeWithLayout& shape) {
 void agree_with_spec(const impl::PackPlan& plan, const LayoutAndData& v, impl::ExecOptions options) {
   const std::vector<uint8_t> packed = impl_pack(plan, v.dense, options);
   agree(check::pack_agrees(v.shape, v.dense, packed));
-  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", canonical_dense(v.shape, v.dense),
+  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", spec::canonical_dense(v.shape, v.dense),
                            impl_unpack(plan, packed, options)));
   const std::vector<uint8_t> physical = random_physical(v.shape);
   agree(check::unpack_agrees(v.shape, physical, impl_unpack(plan, physical, options)));
@@ -209,7 +209,7 @@ void EveryTargetMatchesSpec() {
   const impl::PackPlan plan(shape);
   const std::vector<uint8_t> dense = *gen_from_recipe([shape](RcChoices& c) { return make_dense_data(c, shape); });
   const std::vector<uint8_t> want = spec::pack(shape, dense);
-  const std::vector<uint8_t> want_dense = canonical_dense(shape, dense);
+  const std::vector<uint8_t> want_dense = spec::canonical_dense(shape, dense);
   const std::vector<uint8_t> physical = random_physical(shape);
   const std::vector<uint8_t> want_unpacked = spec::unpack(shape, physical);
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
@@ -238,7 +238,7 @@ void SubBytePackMatchesSpec() {
   const impl::PackPlan plan(v.shape);
   const std::vector<uint8_t> packed = impl_pack(plan, v.dense, {.threads = 1});
   agree(check::pack_agrees(v.shape, v.dense, packed));
-  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", canonical_dense(v.shape, v.dense),
+  agree(check::bytes_agree(v.shape, false, "unpack(pack(x)) != x", spec::canonical_dense(v.shape, v.dense),
                            impl_unpack(plan, packed, {.threads = 1})));
 }
 

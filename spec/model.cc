@@ -87,6 +87,8 @@ bool is_integral(ElementType type) {
   return name[0] == 's' || name[0] == 'u';
 }
 
+bool is_signed_integral(ElementType type) { return info(type).name[0] == 's'; }
+
 bool is_sub_byte(ElementType type) { return type != ElementType::kPred && info(type).bits < 8; }
 
 bool ShapeWithLayout::has_symbolic_dims() const {

@@ -39,7 +39,8 @@ bool get_bit(std::span<const uint8_t> bytes, int64_t bit) {
   return (bytes[bit / 8] >> (bit % 8)) & 1;
 }
 void set_bit(std::span<uint8_t> bytes, int64_t bit, bool value) {
-  if (value) bytes[bit / 8] = static_cast<uint8_t>(bytes[bit / 8] | (1u << (bit % 8)));
+  const auto one = static_cast<uint8_t>(1u << (bit % 8));
+  bytes[bit / 8] = static_cast<uint8_t>(value ? bytes[bit / 8] | one : bytes[bit / 8] & ~one);
 }
 
 void check_buffer(const char* what, size_t actual, int64_t expected) {
@@ -193,6 +194,19 @@ std::vector<uint8_t> unpack(const ShapeWithLayout& shape, std::span<const uint8_
   for_each_element_bit(shape, [&](int64_t dense_bit, int64_t physical_bit) {
     set_bit(dense, dense_bit, get_bit(physical, physical_bit));
   });
+  // Above each value: zeros, or copies of a signed value's top bit.
+  return canonical_dense(shape, std::move(dense));
+}
+
+std::vector<uint8_t> canonical_dense(const ShapeWithLayout& shape, std::vector<uint8_t> dense) {
+  const int64_t bits = shape.element_bits();
+  const int64_t dense_bits = 8 * shape.dense_element_bytes();
+  const bool extend = is_signed_integral(shape.type);
+  for (size_t i = 0; i + dense_bits / 8 <= dense.size(); i += dense_bits / 8) {
+    const int64_t first = static_cast<int64_t>(i) * 8;
+    const bool negative = extend && get_bit(dense, first + bits - 1);
+    for (int64_t b = bits; b < dense_bits; ++b) set_bit(dense, first + b, negative);
+  }
   return dense;
 }
 

@@ -146,6 +146,23 @@ TEST(Decisions, D7SubBytePackingLowestBitsFirst) {
   EXPECT_EQ(pack(bits, std::vector<uint8_t>{0, 1, 0, 0}), (std::vector<uint8_t>{0b0100}));
 }
 
+// docs/PROTOCOL.md, "Dense buffers": unpack sign-extends signed types, so a
+// dense s4 is the int8 of its value; unsigned types get zeros above.
+TEST(Decisions, DenseSignedValuesAreSignExtended) {
+  const ShapeWithLayout s4 = parse_shape("s4[2]{0}");
+  EXPECT_EQ(pack(s4, std::vector<uint8_t>{0xFF, 0x02}), (std::vector<uint8_t>{0x2F}));
+  EXPECT_EQ(unpack(s4, std::vector<uint8_t>{0x2F}), (std::vector<uint8_t>{0xFF, 0x02}));
+  EXPECT_EQ(unpack(s4, std::vector<uint8_t>{0x87}), (std::vector<uint8_t>{0x07, 0xF8}));  // 7, -8
+  EXPECT_EQ(unpack(parse_shape("u4[2]{0}"), std::vector<uint8_t>{0x2F}),
+            (std::vector<uint8_t>{0x0F, 0x02}));
+  EXPECT_EQ(unpack(parse_shape("s1[3]{0}"), std::vector<uint8_t>{0b101}),
+            (std::vector<uint8_t>{0xFF, 0x00, 0xFF}));
+  // E(12) on s16: two dense bytes, sign-extended from bit 11.
+  EXPECT_EQ(unpack(parse_shape("s16[1]{0:E(12)}"), std::vector<uint8_t>{0x00, 0x08}),
+            (std::vector<uint8_t>{0x00, 0xF8}));
+  EXPECT_EQ(canonical_dense(s4, {0x0F, 0x72}), (std::vector<uint8_t>{0xFF, 0x02}));
+}
+
 TEST(Decisions, D8PaddingIsZero) {
   const ShapeWithLayout s = parse_shape("u8[3]{0:T(4)}");
   EXPECT_EQ(pack(s, std::vector<uint8_t>{7, 8, 9}), (std::vector<uint8_t>{7, 8, 9, 0}));

@@ -11,7 +11,9 @@
  *   byte size      ceil(padded_element_count * bits / 8) for the physical
  *                  buffer; element_count * ceil(bits / 8) for the dense one;
  *   pack/unpack    dense buffer (logical dims row-major, ceil(bits/8) bytes per
- *                  element, little-endian, value in the low bits) <-> physical
+ *                  element, little-endian, value in the low bits; unpack writes
+ *                  the bits above it zero, or sign-extended for a signed type:
+ *                  docs/PROTOCOL.md, "Dense buffers") <-> physical
  *                  buffer (element at position p in bits [p*bits, p*bits+bits),
  *                  padding bits zero);
  *   relayout       physical buffer of one layout -> physical buffer of another

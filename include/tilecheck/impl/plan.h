@@ -133,7 +133,9 @@ struct ExecOptions {
 
 // Dense array <-> physical buffer, with the spec's buffer contract:
 // dense: logical dims row-major, ceil(bits/8) bytes per element,
-// little-endian, value in the low bits; physical: byte_size() bytes,
+// little-endian, value in the low bits (pack ignores the bits above it;
+// unpack writes them zero, or sign-extended for a signed integer type:
+// docs/PROTOCOL.md, "Dense buffers"); physical: byte_size() bytes,
 // element at position p in bits [p*bits, p*bits+bits) (D6, D7), padding
 // zero (D8). Wrong buffer sizes or overlapping buffers throw Error before
 // anything is written.

@@ -73,6 +73,9 @@ int natural_bit_width(ElementType type);
 bool is_integral(ElementType type);
 // The 1-, 2- and 4-bit types other than pred (XLA's IsSubByteNonPredType).
 bool is_sub_byte(ElementType type);
+// s1..s64: the types whose dense elements unpack sign-extended
+// (docs/PROTOCOL.md, "Dense buffers").
+bool is_signed_integral(ElementType type);
 
 // A tile entry meaning "combine this dim with the next more minor one" (D4).
 // Written '*' in text; the value is XLA's Tile::kCombineDimension, INT64_MIN.

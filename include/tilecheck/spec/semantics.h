@@ -435,8 +435,10 @@ IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<in
 
 // Reference pack/unpack: the element-by-element loop.
 // Dense array: logical dims row-major (dim 0 most major), each element in
-// ceil(bits/8) bytes, little-endian, value in the low `bits` bits (higher
-// bits are ignored by pack and written as zero by unpack).
+// ceil(bits/8) bytes, little-endian, value in the low `bits` bits; pack
+// ignores the bits above them, unpack writes them as zero, or as copies of
+// the value's top bit for a signed integer type (s4 -1 unpacks to 0xff):
+// docs/PROTOCOL.md, "Dense buffers".
 // Physical buffer: byte_size(shape) bytes. The element at linear position p
 // occupies bits [p*bits, p*bits + bits) of the buffer, bit i of the buffer
 // being bit (i mod 8) of byte (i div 8). For widths 1, 2 and 4 this is D7
@@ -445,5 +447,9 @@ IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<in
 // Throws Error when a buffer has the wrong size.
 std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense);
 std::vector<uint8_t> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> physical);
+// The dense array in canonical form, as unpack(pack(dense)) returns it:
+// each element's bits above the element width cleared, or set when the type
+// is a signed integer and the value's top bit is set.
+std::vector<uint8_t> canonical_dense(const ShapeWithLayout& shape, std::vector<uint8_t> dense);
 
 }  // namespace tilecheck::spec
