@@ -132,6 +132,9 @@ void CommandWorker::start() {
   exports_.pack = offers("pack");
   exports_.byte_size = offers("byte_size");
   exports_.delinearize = offers("delinearize");
+  exports_.unpack = offers("unpack");
+  exports_.relayout = offers("relayout");
+  exports_.parse = offers("parse");
 }
 
 void CommandWorker::stop() { kill_child(child_); }
@@ -283,6 +286,19 @@ WorkerReply<T> failed_reply(std::string what) {
 
 std::string errored(const jsonl::Reply& r) { return "errored: " + r.message; }
 
+// The answer to a request whose outcome `o` is not a result: its failure,
+// `skipped_answer` for "skipped", or "errored" as a failure; nullopt for a
+// result, which the caller reads.
+template <class T, class Outcome>
+std::optional<WorkerReply<T>> unless_result(const Outcome& o, T skipped_answer) {
+  if (o.failure) return WorkerReply<T>{std::nullopt, o.failure};
+  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
+    return WorkerReply<T>{std::move(skipped_answer), std::nullopt};
+  }
+  if (o.reply->kind == jsonl::Reply::Kind::kErrored) return failed_reply<T>(errored(*o.reply));
+  return std::nullopt;
+}
+
 }  // namespace
 
 template <class Answer>
@@ -290,15 +306,9 @@ std::optional<WorkerReply<std::vector<Answer>>> CommandWorker::batch_reply(
     const Outcome& o, const char* key, const std::string& entries, size_t count,
     const nlohmann::json** list) {
   using Answers = std::vector<Answer>;
-  if (o.failure) return WorkerReply<Answers>{std::nullopt, o.failure};
-  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
-    Answers skipped(count);
-    for (Answer& a : skipped) a.status = 1;
-    return WorkerReply<Answers>{skipped, std::nullopt};
-  }
-  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
-    return failed_reply<Answers>(errored(*o.reply));
-  }
+  Answers skipped(count);
+  for (Answer& a : skipped) a.status = 1;
+  if (auto other = unless_result<Answers>(o, std::move(skipped))) return other;
   const nlohmann::json& r = o.reply->result;
   const auto it = r.is_object() ? r.find(key) : r.end();
   if (it == r.end() || !it->is_array() || it->size() != count) {
@@ -367,11 +377,7 @@ WorkerReply<std::vector<PositionAnswer>> CommandWorker::delinearize(
 
 WorkerReply<SizeAnswer> CommandWorker::byte_size(const ShapeWithLayout& shape) {
   const Outcome o = request("byte_size", {{"layout", jsonl::layout_fields(shape)}});
-  if (o.failure) return {std::nullopt, o.failure};
-  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) return {SizeAnswer{1, 0}, std::nullopt};
-  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
-    return failed_reply<SizeAnswer>(errored(*o.reply));
-  }
+  if (auto other = unless_result<SizeAnswer>(o, SizeAnswer{1, 0})) return *other;
   const nlohmann::json& r = o.reply->result;
   const auto it = r.is_object() ? r.find("bytes") : r.end();
   if (it == r.end() || !it->is_number_integer()) {
@@ -380,28 +386,66 @@ WorkerReply<SizeAnswer> CommandWorker::byte_size(const ShapeWithLayout& shape) {
   return {SizeAnswer{0, it->get<int64_t>()}, std::nullopt};
 }
 
-WorkerReply<PackAnswer> CommandWorker::pack(const ShapeWithLayout& shape,
-                                            std::span<const uint8_t> src, size_t dst_bytes) {
-  const Outcome o = request(
-      "pack", {{"layout", jsonl::layout_fields(shape)}, {"dense", jsonl::base64_encode(src)}},
-      dst_bytes);
-  if (o.failure) return {std::nullopt, o.failure};
-  PackAnswer a;
-  if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
-    a.status = 1;
-    return {a, std::nullopt};
-  }
-  if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
-    return failed_reply<PackAnswer>(errored(*o.reply));
-  }
+WorkerReply<BufferAnswer> CommandWorker::buffer_request(const std::string& op, nlohmann::json fields,
+                                                        const char* key, size_t dst_bytes) {
+  const Outcome o = request(op, std::move(fields), dst_bytes);
+  BufferAnswer skipped;
+  skipped.status = 1;
+  if (auto other = unless_result<BufferAnswer>(o, skipped)) return *other;
+  BufferAnswer a;
   const nlohmann::json& r = o.reply->result;
-  const auto it = r.is_object() ? r.find("packed") : r.end();
+  const auto it = r.is_object() ? r.find(key) : r.end();
   if (it == r.end() || !it->is_string()) {
-    return failed_reply<PackAnswer>("answered pack without \"packed\", a base64 string");
+    return failed_reply<BufferAnswer>("answered " + op + " without \"" + key +
+                                      "\", a base64 string");
   }
   std::optional<std::vector<uint8_t>> bytes = jsonl::base64_decode(it->get<std::string>());
-  if (!bytes) return failed_reply<PackAnswer>("answered pack with \"packed\" that is not base64");
+  if (!bytes) {
+    return failed_reply<BufferAnswer>("answered " + op + " with \"" + key +
+                                      "\" that is not base64");
+  }
   a.dst = std::move(*bytes);
+  return {a, std::nullopt};
+}
+
+WorkerReply<BufferAnswer> CommandWorker::pack(const ShapeWithLayout& shape,
+                                              std::span<const uint8_t> src, size_t dst_bytes) {
+  return buffer_request(
+      "pack", {{"layout", jsonl::layout_fields(shape)}, {"dense", jsonl::base64_encode(src)}},
+      "packed", dst_bytes);
+}
+
+WorkerReply<BufferAnswer> CommandWorker::unpack(const ShapeWithLayout& shape,
+                                                std::span<const uint8_t> src, size_t dst_bytes) {
+  return buffer_request(
+      "unpack", {{"layout", jsonl::layout_fields(shape)}, {"packed", jsonl::base64_encode(src)}},
+      "dense", dst_bytes);
+}
+
+WorkerReply<BufferAnswer> CommandWorker::relayout(const ShapeWithLayout& from,
+                                                  const ShapeWithLayout& to,
+                                                  std::span<const uint8_t> src, size_t dst_bytes) {
+  return buffer_request("relayout",
+                        {{"layout", jsonl::layout_fields(from)},
+                         {"to", jsonl::layout_fields(to)},
+                         {"packed", jsonl::base64_encode(src)}},
+                        "packed", dst_bytes);
+}
+
+WorkerReply<ParseAnswer> CommandWorker::parse(const std::string& text) {
+  const Outcome o = request("parse", {{"text", text}});
+  ParseAnswer skipped;
+  skipped.status = 1;
+  if (auto other = unless_result<ParseAnswer>(o, skipped)) return *other;
+  ParseAnswer a;
+  const nlohmann::json& r = o.reply->result;
+  const auto valid = r.is_object() ? r.find("valid") : r.end();
+  if (valid == r.end() || !valid->is_boolean()) {
+    return failed_reply<ParseAnswer>("answered parse without \"valid\", true or false");
+  }
+  a.valid = valid->get<bool>();
+  const auto message = r.find("message");
+  if (message != r.end() && message->is_string()) a.message = message->get<std::string>().substr(0, 200);
   return {a, std::nullopt};
 }
 

@@ -43,8 +43,13 @@ class CommandWorker : public ImplUnderTest {
   WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) override;
   WorkerReply<std::vector<PositionAnswer>> delinearize(const ShapeWithLayout& shape,
                                                        std::span<const int64_t> positions) override;
-  WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
-                               size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                 size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                   size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> relayout(const ShapeWithLayout& from, const ShapeWithLayout& to,
+                                     std::span<const uint8_t> src, size_t dst_bytes) override;
+  WorkerReply<ParseAnswer> parse(const std::string& text) override;
 
  private:
   // The outcome of one request: a reply read (result, skipped or errored),
@@ -56,6 +61,9 @@ class CommandWorker : public ImplUnderTest {
   // Waits --timeout seconds for the reply, or `timeout_seconds` when given.
   Outcome request(const std::string& op, nlohmann::json fields, size_t expected_bytes = 0,
                   std::optional<double> timeout_seconds = std::nullopt);
+  // pack, unpack or relayout: the buffer in the result's base64 `key`.
+  WorkerReply<BufferAnswer> buffer_request(const std::string& op, nlohmann::json fields,
+                                           const char* key, size_t dst_bytes);
   // A batched request's reply: its result's list `key` of `count` entries
   // (then `list` points to it), or what to return instead: the failure,
   // every answer skipped, errored, or a result without that list.

@@ -25,6 +25,7 @@ namespace tilecheck::conformance {
 // functions, or the operations the command claims in its handshake).
 struct ImplExports {
   bool linear_index = false, pack = false, byte_size = false, delinearize = false;
+  bool unpack = false, relayout = false, parse = false;
 };
 
 // Why a request got no answer: the process died, did not answer in time or
@@ -59,12 +60,26 @@ struct SizeAnswer {
   int64_t bytes = 0;
 };
 
-struct PackAnswer {
+// The buffer pack, unpack or relayout wrote.
+struct BufferAnswer {
   int32_t status = 0;
-  std::vector<uint8_t> dst;     // the packed buffer
+  std::vector<uint8_t> dst;     // the buffer written
   bool wrote_outside = false;   // a guard byte around dst changed (plugins only)
   bool changed_source = false;  // src differs after the call (plugins only)
 };
+
+// Whether a text is a valid layout, in the implementation's view.
+struct ParseAnswer {
+  int32_t status = 0;
+  bool valid = false;
+  std::string message;  // why not, when it says so
+};
+
+// The answer of an operation the implementation does not offer.
+template <class T>
+WorkerReply<T> not_offered(const char* op) {
+  return {std::nullopt, WorkerFailure{std::string(op) + " is not offered", ""}};
+}
 
 // A word the shell passes through unchanged, quoted only when needed.
 std::string shell_quote(const std::string& s);
@@ -90,17 +105,28 @@ class ImplUnderTest {
                                                              int64_t count,
                                                              std::span<const int64_t> elements) = 0;
   virtual WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) = 0;
-  // Only called when exports().delinearize.
-  virtual WorkerReply<std::vector<PositionAnswer>> delinearize(
-      const ShapeWithLayout& shape, std::span<const int64_t> positions) {
-    (void)shape;
-    (void)positions;
-    return {std::nullopt, WorkerFailure{"delinearize is not offered", ""}};
-  }
   // `src` is the dense array (docs/PROTOCOL.md, "Dense buffers"); the
   // packed buffer must have `dst_bytes` bytes.
-  virtual WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
-                                       size_t dst_bytes) = 0;
+  virtual WorkerReply<BufferAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                         size_t dst_bytes) = 0;
+
+  // The operations below are called only when exports() offers them.
+  virtual WorkerReply<std::vector<PositionAnswer>> delinearize(const ShapeWithLayout&,
+                                                               std::span<const int64_t>) {
+    return not_offered<std::vector<PositionAnswer>>("delinearize");
+  }
+  // `src` is a physical buffer, its padding bits random; the dense array
+  // must have `dst_bytes` bytes.
+  virtual WorkerReply<BufferAnswer> unpack(const ShapeWithLayout&, std::span<const uint8_t>, size_t) {
+    return not_offered<BufferAnswer>("unpack");
+  }
+  // `src` is a physical buffer of `from`, its padding bits random; the
+  // buffer of `to` must have `dst_bytes` bytes.
+  virtual WorkerReply<BufferAnswer> relayout(const ShapeWithLayout&, const ShapeWithLayout&,
+                                             std::span<const uint8_t>, size_t) {
+    return not_offered<BufferAnswer>("relayout");
+  }
+  virtual WorkerReply<ParseAnswer> parse(const std::string&) { return not_offered<ParseAnswer>("parse"); }
 };
 
 }  // namespace tilecheck::conformance

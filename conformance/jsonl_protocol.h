@@ -64,7 +64,8 @@ inline const std::vector<std::string>& all_features() {
 // The operations of protocol version 1.
 inline const std::vector<std::string>& all_operations() {
   static const std::vector<std::string> names = {"byte_size", "linear_index", "delinearize",
-                                                 "pack"};
+                                                 "pack",      "unpack",       "relayout",
+                                                 "parse"};
   return names;
 }
 

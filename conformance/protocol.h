@@ -19,7 +19,14 @@
 
 namespace tilecheck::conformance {
 
-enum Op : uint8_t { kIndexOp = 1, kSizeOp = 2, kPackOp = 3 };
+enum Op : uint8_t {
+  kIndexOp = 1,
+  kSizeOp = 2,
+  kPackOp = 3,
+  kUnpackOp = 4,
+  kDelinearizeOp = 5,
+  kRelayoutOp = 6,
+};
 
 class MessageWriter {
  public:

@@ -38,7 +38,10 @@ const FunctionInfo& info(ImplFunction f) {
   static const FunctionInfo table[] = {{"linear_index", "elements", &ImplExports::linear_index},
                                        {"pack", "buffers", &ImplExports::pack},
                                        {"byte_size", "sizes", &ImplExports::byte_size},
-                                       {"delinearize", "positions", &ImplExports::delinearize}};
+                                       {"delinearize", "positions", &ImplExports::delinearize},
+                                       {"unpack", "buffers", &ImplExports::unpack},
+                                       {"relayout", "buffers", &ImplExports::relayout},
+                                       {"parse", "texts", &ImplExports::parse}};
   return table[static_cast<int>(f)];
 }
 
@@ -61,6 +64,12 @@ class Checker {
         return check_size(shape);
       case ImplFunction::kDelinearize:
         return check_delinearize(shape);
+      case ImplFunction::kUnpack:
+        return check_unpack(shape);
+      case ImplFunction::kRelayout:
+        return check_relayout(shape);
+      case ImplFunction::kParse:
+        return check_parse(shape);
     }
     return Verdict::skipped();
   }
@@ -155,42 +164,141 @@ class Checker {
     return Verdict::passed(1);
   }
 
-  // The dense data of a pack check: seeded random bytes, the bits above the
-  // element width cleared (the plugin contract's "values in the low bits").
+  // Seeded random bytes; `salt` tells the streams of one run apart.
+  std::vector<uint8_t> random_bytes(int64_t n, uint64_t salt) const {
+    std::mt19937_64 rng(options_.seed ^ salt);
+    std::vector<uint8_t> bytes(static_cast<size_t>(n));
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    return bytes;
+  }
+  // The dense data of a pack check, in canonical form (docs/PROTOCOL.md,
+  // "Dense buffers").
   std::vector<uint8_t> dense_data(const ShapeWithLayout& shape) const {
-    std::mt19937_64 rng(options_.seed);
-    std::vector<uint8_t> dense(static_cast<size_t>(spec::dense_byte_size(shape)));
-    for (uint8_t& b : dense) b = static_cast<uint8_t>(rng());
-    return gen::canonical_dense(shape, std::move(dense));
+    return spec::canonical_dense(shape, random_bytes(spec::dense_byte_size(shape), 0));
+  }
+  // A physical buffer for unpack and relayout: every bit random, padding too.
+  std::vector<uint8_t> physical_data(const ShapeWithLayout& shape) const {
+    return random_bytes(spec::byte_size(shape), 0x9e3779b97f4a7c15ULL);
+  }
+  // A seeded stream of choices for one layout: the same layout and seed give
+  // the same relayout target and the same invalid text, in shrinking too.
+  gen::SeededChoices choices_for(const std::string& text) const {
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (char ch : text) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ULL;
+    return gen::SeededChoices(options_.seed ^ h);
   }
 
-  Verdict check_pack(const ShapeWithLayout& shape) {
-    if (spec::element_count(shape) > options_.pack_limit) return Verdict::skipped();
-    const std::vector<uint8_t> dense = dense_data(shape);
-    const std::vector<uint8_t> want = spec::pack(shape, dense);
-    const auto reply = impl_.pack(shape, dense, want.size());
-    std::vector<std::pair<std::string, std::string>> details;
-    details.emplace_back("dense source",
-                         dense.size() <= check::kShownBufferBytes
-                             ? "[" + check::hex_bytes(dense) + "]"
-                             : std::to_string(dense.size()) + " seeded random bytes");
+  static Details buffer_detail(const char* name, const std::vector<uint8_t>& bytes,
+                               const char* otherwise) {
+    return {{name, bytes.size() <= check::kShownBufferBytes
+                       ? "[" + check::hex_bytes(bytes) + "]"
+                       : std::to_string(bytes.size()) + " " + otherwise}};
+  }
+
+  // The verdict on a buffer the implementation wrote (pack, unpack,
+  // relayout): `want` is the spec's, a buffer of `result_shape`, physical or
+  // dense. With --padding any a physical result's padding bits are zeroed
+  // (an unpack and a pack of the spec) before the comparison; a wrong size
+  // stays wrong.
+  Verdict buffer_verdict(const WorkerReply<BufferAnswer>& reply, Details details,
+                         const ShapeWithLayout& result_shape, bool physical,
+                         const std::vector<uint8_t>& want, const std::string& what) const {
     if (reply.failure) return Verdict::crashed(*reply.failure, details);
-    const PackAnswer& a = *reply.value;
+    const BufferAnswer& a = *reply.value;
     if (a.status != 0) return Verdict::skipped();
     if (a.wrote_outside) return Verdict::failure("wrote outside the destination buffer", details);
     if (a.changed_source) return Verdict::failure("modified the source buffer", details);
-    // --padding any: the buffer's padding bits zeroed (an unpack and a pack
-    // of the spec) before it is compared; a wrong size stays wrong.
-    const bool any_padding = options_.padding == GateOptions::Padding::kAny;
-    const std::vector<uint8_t> actual = any_padding && a.dst.size() == want.size()
-                                            ? spec::pack(shape, spec::unpack(shape, a.dst))
-                                            : a.dst;
+    const bool any_padding = physical && options_.padding == GateOptions::Padding::kAny;
+    const std::vector<uint8_t> actual =
+        any_padding && a.dst.size() == want.size()
+            ? spec::pack(result_shape, spec::unpack(result_shape, a.dst))
+            : a.dst;
     const check::Agreement d = check::bytes_agree(
-        shape, true, any_padding ? "wrong packed bytes (padding not compared)" : "wrong packed bytes",
-        want, actual);
+        result_shape, physical, any_padding ? what + " (padding not compared)" : what, want, actual);
     if (!d) return Verdict::passed(1);
     details.insert(details.end(), d->details.begin(), d->details.end());
     return Verdict::failure(d->what, details);
+  }
+
+  bool over_pack_limit(const ShapeWithLayout& shape) const {
+    return spec::element_count(shape) > options_.pack_limit;
+  }
+
+  Verdict check_pack(const ShapeWithLayout& shape) {
+    if (over_pack_limit(shape)) return Verdict::skipped();
+    const std::vector<uint8_t> dense = dense_data(shape);
+    const std::vector<uint8_t> want = spec::pack(shape, dense);
+    return buffer_verdict(impl_.pack(shape, dense, want.size()),
+                          buffer_detail("dense source", dense, "seeded random bytes"), shape, true,
+                          want, "wrong packed bytes");
+  }
+
+  Verdict check_unpack(const ShapeWithLayout& shape) {
+    if (over_pack_limit(shape)) return Verdict::skipped();
+    const std::vector<uint8_t> physical = physical_data(shape);
+    const std::vector<uint8_t> want = spec::unpack(shape, physical);
+    return buffer_verdict(impl_.unpack(shape, physical, want.size()),
+                          buffer_detail("packed source", physical, "seeded random bytes, padding too"),
+                          shape, false, want, "wrong unpacked bytes");
+  }
+
+  // The layout a relayout check moves `from` into: a seeded partner of the
+  // same dims and element width, without its tiles when the implementation
+  // does not claim them; nullopt when it claims neither.
+  std::optional<ShapeWithLayout> relayout_target(const ShapeWithLayout& from) const {
+    gen::SeededChoices choices = choices_for(print_shape(from));
+    // The target may pad up to four times the source (or the recipe's budget).
+    gen::RecipeLimits limits;
+    limits.max_padded_elements =
+        std::max(limits.max_padded_elements,
+                 4 * std::min(spec::padded_element_count(from), int64_t{1} << 40));
+    ShapeWithLayout to = gen::make_partner_layout(choices, from, limits);
+    if (!unclaimed(to)) return to;
+    to.layout.tiles.clear();
+    to.layout.tail_padding_alignment.reset();
+    if (!unclaimed(to)) return to;
+    return std::nullopt;
+  }
+
+  Verdict check_relayout(const ShapeWithLayout& from) {
+    if (over_pack_limit(from)) return Verdict::skipped();
+    const std::optional<ShapeWithLayout> to = relayout_target(from);
+    if (!to) return Verdict::skipped();
+    const std::vector<uint8_t> physical = physical_data(from);
+    const std::vector<uint8_t> want = spec::pack(*to, spec::unpack(from, physical));
+    Details details = {{"to", print_shape(*to)}};
+    const Details source = buffer_detail("source", physical, "seeded random bytes, padding too");
+    details.insert(details.end(), source.begin(), source.end());
+    return buffer_verdict(impl_.relayout(from, *to, physical, want.size()), details, *to, true,
+                          want, "wrong relayout bytes");
+  }
+
+  // One text that is a layout (the layout's own) and one that is not (a
+  // seeded invalid layout of D9's kinds; '?' dims are left out: XLA prints
+  // them for unbounded dynamic dims, only tilecheck's own check rejects
+  // them).
+  Verdict check_parse(const ShapeWithLayout& shape) {
+    const std::string text = print_shape(shape);
+    gen::SeededChoices choices = choices_for(text);
+    gen::InvalidLayout invalid = gen::make_invalid_layout(choices, gen::kExhaustiveLimits);
+    while (invalid.kind == gen::InvalidKind::kSymbolicDim) {
+      invalid = gen::make_invalid_layout(choices, gen::kExhaustiveLimits);
+    }
+    const std::pair<const std::string*, bool> asked[] = {{&text, true}, {&invalid.text, false}};
+    for (const auto& [asked_text, valid] : asked) {
+      const auto reply = impl_.parse(*asked_text);
+      const Details details = {{"text", *asked_text}};
+      if (reply.failure) return Verdict::crashed(*reply.failure, details);
+      if (reply.value->status != 0) return Verdict::skipped();
+      if (reply.value->valid == valid) continue;
+      return Verdict::failure(
+          valid ? "rejects a valid layout" +
+                      (reply.value->message.empty() ? "" : ": " + reply.value->message)
+                : "accepts an invalid layout (" + std::string(gen::invalid_kind_name(invalid.kind)) +
+                      ")",
+          details, "tilecheck check " + shell_quote(*asked_text));
+    }
+    return Verdict::passed(2);
   }
 
   ImplUnderTest& impl_;
@@ -487,7 +595,8 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
           Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
           std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " +
                                   shell_quote(print_shape(minimal.shape));
-          if (fr.function == ImplFunction::kPack) {
+          if (fr.function == ImplFunction::kPack || fr.function == ImplFunction::kUnpack ||
+              fr.function == ImplFunction::kRelayout || fr.function == ImplFunction::kParse) {
             reproduce += " --seed " + std::to_string(options.seed);
             if (options.padding == GateOptions::Padding::kAny) reproduce += " --padding any";
           }

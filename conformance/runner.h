@@ -47,12 +47,17 @@
 
 namespace tilecheck::conformance {
 
-enum class ImplFunction { kLinearIndex, kPack, kByteSize, kDelinearize };
+enum class ImplFunction { kLinearIndex, kPack, kByteSize, kDelinearize, kUnpack, kRelayout, kParse };
 constexpr ImplFunction kFunctions[] = {ImplFunction::kLinearIndex, ImplFunction::kPack,
-                                       ImplFunction::kByteSize, ImplFunction::kDelinearize};
+                                       ImplFunction::kByteSize,    ImplFunction::kDelinearize,
+                                       ImplFunction::kUnpack,      ImplFunction::kRelayout,
+                                       ImplFunction::kParse};
 
 const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size", ...
 const char* case_unit(ImplFunction f);      // what one case is: "elements", "buffers", "sizes"
+
+// Labelled values shown with a failure: what, value.
+using Details = std::vector<std::pair<std::string, std::string>>;
 
 // One function checked on one layout.
 struct Verdict {
@@ -60,19 +65,17 @@ struct Verdict {
   Status status = Status::kPassed;
   int64_t cases = 0;
   std::string problem;  // a failure in one line: "wrong index", "crashed: ..."
-  std::vector<std::pair<std::string, std::string>> details;  // what, value
+  Details details;
   std::string spec_command;  // a tilecheck command printing the expected value
 
   bool failed() const { return status == Status::kFailed; }
   static Verdict passed(int64_t cases) { return {Status::kPassed, cases, "", {}, ""}; }
   static Verdict skipped() { return {Status::kSkipped, 0, "", {}, ""}; }
-  static Verdict failure(std::string problem,
-                         std::vector<std::pair<std::string, std::string>> details = {},
+  static Verdict failure(std::string problem, Details details = {},
                          std::string spec_command = "") {
     return {Status::kFailed, 0, std::move(problem), std::move(details), std::move(spec_command)};
   }
-  static Verdict crashed(const WorkerFailure& f,
-                         std::vector<std::pair<std::string, std::string>> details) {
+  static Verdict crashed(const WorkerFailure& f, Details details) {
     if (!f.output.empty()) details.emplace_back("it printed", f.output);
     return failure(f.what, std::move(details));
   }
@@ -162,9 +165,12 @@ struct ConformanceReport {
   bool padding_any = false;  // --padding any: padding contents not compared
 
   // Some operation answered on at least one layout.
+  // Whether some case got a verdict: it passed or it failed. False when the
+  // implementation answered "not supported" to everything it was asked.
   bool checked_anything() const {
-    return std::any_of(functions.begin(), functions.end(),
-                       [](const FunctionReport& f) { return f.layouts_checked > 0; });
+    return std::any_of(functions.begin(), functions.end(), [](const FunctionReport& f) {
+      return f.layouts_checked > 0 || f.layouts_failed > 0;
+    });
   }
   // The cases with `status`, listed or not.
   std::vector<const CaseOutcome*> cases_with(CaseOutcome::Status status, bool listed) const;

@@ -95,6 +95,9 @@ void ImplWorker::start() {
   exports_.linear_index = in.u8();
   exports_.pack = in.u8();
   exports_.byte_size = in.u8();
+  exports_.unpack = in.u8();
+  exports_.delinearize = in.u8();
+  exports_.relayout = in.u8();
 }
 
 void ImplWorker::stop() { kill_child(child_); }
@@ -182,22 +185,62 @@ WorkerReply<SizeAnswer> ImplWorker::byte_size(const ShapeWithLayout& shape) {
   return {a, std::nullopt};
 }
 
-WorkerReply<PackAnswer> ImplWorker::pack(const ShapeWithLayout& shape,
-                                         std::span<const uint8_t> src, size_t dst_bytes) {
-  MessageWriter request;
-  request.u8(kPackOp)
-      .str(print_shape(shape))
-      .bytes(src.data(), src.size())
-      .i64(static_cast<int64_t>(dst_bytes));
+WorkerReply<BufferAnswer> ImplWorker::buffer_request(MessageWriter& request,
+                                                     std::span<const uint8_t> src, size_t dst_bytes) {
+  request.bytes(src.data(), src.size()).i64(static_cast<int64_t>(dst_bytes));
   std::vector<uint8_t> reply;
-  if (!exchange(request.payload(), reply)) return no_answer<PackAnswer>(failed_);
+  if (!exchange(request.payload(), reply)) return no_answer<BufferAnswer>(failed_);
   MessageReader in(reply);
-  PackAnswer a;
+  BufferAnswer a;
   a.status = in.i32();
   a.wrote_outside = in.u8();
   a.changed_source = in.u8();
   a.dst = in.bytes();
   return {a, std::nullopt};
+}
+
+WorkerReply<BufferAnswer> ImplWorker::pack(const ShapeWithLayout& shape,
+                                           std::span<const uint8_t> src, size_t dst_bytes) {
+  MessageWriter request;
+  request.u8(kPackOp).str(print_shape(shape));
+  return buffer_request(request, src, dst_bytes);
+}
+
+WorkerReply<BufferAnswer> ImplWorker::unpack(const ShapeWithLayout& shape,
+                                             std::span<const uint8_t> src, size_t dst_bytes) {
+  MessageWriter request;
+  request.u8(kUnpackOp).str(print_shape(shape));
+  return buffer_request(request, src, dst_bytes);
+}
+
+WorkerReply<BufferAnswer> ImplWorker::relayout(const ShapeWithLayout& from, const ShapeWithLayout& to,
+                                               std::span<const uint8_t> src, size_t dst_bytes) {
+  MessageWriter request;
+  request.u8(kRelayoutOp).str(print_shape(from)).str(print_shape(to));
+  return buffer_request(request, src, dst_bytes);
+}
+
+WorkerReply<std::vector<PositionAnswer>> ImplWorker::delinearize(const ShapeWithLayout& shape,
+                                                                 std::span<const int64_t> positions) {
+  using Answers = std::vector<PositionAnswer>;
+  MessageWriter request;
+  request.u8(kDelinearizeOp)
+      .str(print_shape(shape))
+      .i64(shape.rank())
+      .i64(static_cast<int64_t>(positions.size()));
+  for (int64_t p : positions) request.i64(p);
+  std::vector<uint8_t> reply;
+  if (!exchange(request.payload(), reply)) return no_answer<Answers>(failed_);
+  MessageReader in(reply);
+  Answers answers(positions.size());
+  for (PositionAnswer& a : answers) {
+    a.status = in.i32();
+    const bool padding = in.u8();
+    std::vector<int64_t> element(static_cast<size_t>(shape.rank()));
+    for (int64_t& e : element) e = in.i64();
+    if (!padding) a.element = std::move(element);
+  }
+  return {answers, std::nullopt};
 }
 
 }  // namespace tilecheck::conformance

@@ -23,6 +23,7 @@
 
 #include "conformance/impl_under_test.h"
 #include "conformance/process.h"
+#include "conformance/protocol.h"
 
 namespace tilecheck::conformance {
 
@@ -42,8 +43,14 @@ class ImplWorker : public ImplUnderTest {
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;
   WorkerReply<SizeAnswer> byte_size(const ShapeWithLayout& shape) override;
-  WorkerReply<PackAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
-                               size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> pack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                 size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> src,
+                                   size_t dst_bytes) override;
+  WorkerReply<BufferAnswer> relayout(const ShapeWithLayout& from, const ShapeWithLayout& to,
+                                     std::span<const uint8_t> src, size_t dst_bytes) override;
+  WorkerReply<std::vector<PositionAnswer>> delinearize(const ShapeWithLayout& shape,
+                                                       std::span<const int64_t> positions) override;
 
  private:
   void start();  // forks the child; on return it is ready or failed_ is set
@@ -51,6 +58,9 @@ class ImplWorker : public ImplUnderTest {
   // Sends one request and reads the reply into `reply`; false when the child
   // failed (then failed_ says how and the child is gone).
   bool exchange(const std::vector<uint8_t>& request, std::vector<uint8_t>& reply);
+  // pack, unpack or relayout: `request` holds the op and layout texts.
+  WorkerReply<BufferAnswer> buffer_request(MessageWriter& request, std::span<const uint8_t> src,
+                                           size_t dst_bytes);
   WorkerFailure collect_failure(const std::string& what);
 
   std::string path_;

@@ -10,7 +10,7 @@ It uses the layout's parsed fields that every request carries, so it has no
 parser of its own.
 
 `--bug NAME` makes it wrong on purpose, to show that the gate catches it:
-    nibble_order           4-bit values packed high nibble first
+    nibble_order           4-bit values packed and unpacked high nibble first
     first_tile_size        byte size from the first tile only (as XLA's ArraySize)
     ignore_minor_to_major  every layout treated as row-major
     nonzero_padding        padding filled with 0xff instead of zeros
@@ -150,6 +150,25 @@ def pack(layout, dense):
     return bytes(out)
 
 
+def unpack(layout, packed):
+    """The dense array: each value in the low bits of its bytes, and above
+    it zeros, or copies of its top bit for a signed integer type."""
+    bits = layout["element_bits"]
+    width = ceil_div(bits, 8)
+    is_signed = layout["element_type"].startswith("s")
+    buffer = int.from_bytes(packed, "little")
+    out = bytearray()
+    for element in elements(layout["dims"]):
+        offset = linear_index(layout, element) * bits
+        if BUG == "nibble_order" and bits == 4:
+            offset ^= 4
+        value = (buffer >> offset) & ((1 << bits) - 1)
+        if is_signed and value >> (bits - 1):
+            value -= 1 << bits
+        out += (value % (1 << (8 * width))).to_bytes(width, "little")
+    return bytes(out)
+
+
 def answer(request):
     op = request.get("op")
     if op == "start":
@@ -157,7 +176,8 @@ def answer(request):
             "protocol": PROTOCOL,
             "name": "tiled_layout_impl.py" + ("" if BUG is None else " --bug " + BUG),
             "version": "1.0",
-            "capabilities": {"operations": ["byte_size", "linear_index", "delinearize", "pack"]},
+            "capabilities": {"operations": ["byte_size", "linear_index", "delinearize", "pack",
+                                            "unpack", "relayout"]},
         }}
     layout = request["layout"]
     if op == "byte_size":
@@ -168,6 +188,13 @@ def answer(request):
         return {"result": {"elements": [delinearize(layout, p) for p in request["positions"]]}}
     if op == "pack":
         packed = pack(layout, base64.b64decode(request["dense"]))
+        return {"result": {"packed": base64.b64encode(packed).decode("ascii")}}
+    if op == "unpack":
+        dense = unpack(layout, base64.b64decode(request["packed"]))
+        return {"result": {"dense": base64.b64encode(dense).decode("ascii")}}
+    if op == "relayout":
+        dense = unpack(layout, base64.b64decode(request["packed"]))
+        packed = pack(request["to"], dense)
         return {"result": {"packed": base64.b64encode(packed).decode("ascii")}}
     return {"errored": {"message": "unknown operation %r" % op}}
 
