@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 namespace {
 
 using tilecheck::cli_testing::Output;
+using tilecheck::cli_testing::read_file;
+using tilecheck::cli_testing::still_running;
 using tilecheck::cli_testing::tilecheck;
 
 // Sampling instead of every element on the larger catalogue layouts (every
@@ -59,10 +62,10 @@ TEST(Conformance, JsonReportsCountsPerFunction) {
   EXPECT_TRUE(j["ok"].get<bool>());
   EXPECT_EQ(j["layouts"]["catalogue"], 39);
   EXPECT_EQ(j["layouts"]["generated"], 5);
-  ASSERT_EQ(j["functions"].size(), 4u);
+  ASSERT_EQ(j["functions"].size(), 7u);
   for (const auto& f : j["functions"]) {
-    // The C interface has no delinearize.
-    if (f["function"] == "delinearize") {
+    // The C interface has no parse.
+    if (f["function"] == "parse") {
       EXPECT_EQ(f["result"], "not exported") << f.dump();
       continue;
     }
@@ -120,9 +123,11 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
 // which counts the first tile only: the first-tile build agrees there, and
 // fails only where XLA's figure is 0 (combined dims).
 TEST(Conformance, SizeModelXlaChecksAgainstXlasArraySize) {
-  // Its pack declines a buffer sized by the exact model: a known gap here.
-  const Output two_tiles = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--size-model",
-                                      "xla", "--layout", "f32[]{:T(1)(2)}", "--skip", "pack:*"});
+  // Its buffer operations decline a buffer sized by the exact model: known
+  // gaps here.
+  const Output two_tiles =
+      tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--size-model", "xla", "--layout",
+                 "f32[]{:T(1)(2)}", "--skip", "pack:*", "--skip", "unpack:*", "--skip", "relayout:*"});
   EXPECT_EQ(two_tiles.exit_code, 0) << two_tiles.out << two_tiles.err;
   const Output combined = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--size-model",
                                      "xla", "--layout", "f32[8,3]{1,0:T(2,*,1)}"});
@@ -166,6 +171,39 @@ TEST(Conformance, AnImplementationThatHangsTimesOut) {
   EXPECT_NE(r.out.find("\nFAILED linear_index: hung: no answer within 0.5 s (killed)\n"),
             std::string::npos)
       << r.out;
+}
+
+TEST(Conformance, APluginThatForksInALoopIsStoppedWithAllItsProcesses) {
+  const std::string pid_file = testing::TempDir() + "forking_plugin.pids";
+  std::remove(pid_file.c_str());
+  setenv("FORKING_PLUGIN_PIDS", pid_file.c_str(), 1);
+  const Output r = tilecheck({"gate", "--impl", FORKING_IMPL, "--layout", "f32[3,5]", "--timeout", "2"});
+  unsetenv("FORKING_PLUGIN_PIDS");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nFAILED linear_index: hung: no answer within 2 s (killed)\n"),
+            std::string::npos)
+      << r.out;
+  std::istringstream pids(read_file(pid_file));
+  int count = 0;
+  for (std::string pid; std::getline(pids, pid); ++count) {
+    EXPECT_FALSE(still_running(pid)) << "process " << pid << " outlived the gate";
+  }
+  EXPECT_EQ(count, 32);
+}
+
+// A plugin built against the first plugin header (tests/plugin_abi_v1)
+// exports linear_index, pack and byte_size only, and passes on those.
+TEST(Conformance, APluginBuiltAgainstTheFirstHeaderPassesUnchanged) {
+  const Output r = tilecheck({"gate", "--impl", PLUGIN_ABI_V1, "--cases", "20"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* op : {"linear_index", "pack", "byte_size"}) {
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("\\n") + op + " +passed "))) << r.out;
+  }
+  for (const char* op : {"delinearize", "unpack", "relayout"}) {
+    EXPECT_FALSE(std::regex_search(r.out, std::regex(std::string("\\n") + op + " +(passed|FAILED) ")))
+        << r.out;
+  }
+  EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
 }
 
 TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {

@@ -11,6 +11,7 @@ implementation does (examples/python/tiled_layout_impl.py):
     spin_on_index     computes forever on linear_index (for the CPU limit)
     garbage_size      answers byte_size with a line that is not JSON
     non_utf8_size     answers byte_size with bytes that are not UTF-8
+    oversized_size    answers byte_size with a line of 65 MiB
     wrong_seq_index   answers linear_index with the wrong seq
     errored_pack      answers pack with "errored"
     bad_start         answers start claiming protocol version 99
@@ -64,6 +65,9 @@ for line in sys.stdin:
         sys.exit(3)
     if op == "byte_size" and MODE == "garbage_size":
         send(b"this is not JSON")
+        continue
+    if op == "byte_size" and MODE == "oversized_size":
+        send(b'{"seq": %d, "result": {"bytes": 1}, "pad": "' % seq + b"x" * (65 << 20) + b'"}')
         continue
     if op == "byte_size" and MODE == "non_utf8_size":
         send(b'{"seq": %d, "result": {"bytes": 1}, "note": "\xff\xfe"}' % seq)

@@ -62,4 +62,16 @@ inline void expect_ok(const Output& r) {
   EXPECT_EQ(r.err, "");
 }
 
+// Whether process `pid` still runs: it exists and is not a zombie that
+// init has yet to reap. Waits up to two seconds for it to go.
+inline bool still_running(const std::string& pid) {
+  const auto alive = [&] {
+    const std::string stat = read_file("/proc/" + pid + "/stat");
+    const size_t paren = stat.rfind(')');
+    return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+  };
+  for (int i = 0; i < 20 && alive(); ++i) usleep(100 * 1000);
+  return alive();
+}
+
 }  // namespace tilecheck::cli_testing
