@@ -356,7 +356,7 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
   if (!out) throw Error("--junit: cannot write '" + path + "'");
 }
 
-// --limit cpu=S,memory=B,files=N over the defaults of conformance/process.h.
+// --limit cpu=S,memory=B,files=N,processes=N over the defaults of conformance/process.h.
 conformance::ProcessLimits process_limits(const std::vector<std::string>& specs) {
   conformance::ProcessLimits limits;
   for (const std::string& spec : specs) {
@@ -379,9 +379,11 @@ conformance::ProcessLimits process_limits(const std::vector<std::string>& specs)
     int64_t* field = key == "cpu"      ? &limits.cpu_seconds
                      : key == "memory" ? &limits.address_space_bytes
                      : key == "files"  ? &limits.open_files
+                     : key == "processes" ? &limits.processes
                                        : nullptr;
     if (!field || n < 0) {
-      throw Error("--limit: expected cpu=SECONDS, memory=BYTES or files=N, got '" + spec + "'");
+      throw Error("--limit: expected cpu=SECONDS, memory=BYTES, files=N or processes=N, got '" +
+                  spec + "'");
     }
     *field = n;
   }
@@ -440,7 +442,8 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_option("--limit", options.limits,
                    "with --impl or --impl-cmd: a resource limit of the implementation's "
                    "processes: cpu=SECONDS (default 3600), memory=BYTES (address space, K/M/G "
-                   "suffixes, default 16G), files=N (default 256); 0 lifts it (repeatable or "
+                   "suffixes, default 16G), files=N (default 256), processes=N (the user's "
+                   "processes, default 4096; root is exempt); 0 lifts it (repeatable or "
                    "comma-separated)")
       ->delimiter(',');
   gate->add_option("--padding", options.padding,

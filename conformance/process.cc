@@ -52,6 +52,7 @@ ChildProcess spawn_child(int log_fd, const ProcessLimits& limits,
     setrlimit(RLIMIT_CORE, &no_core);
     set_limit(RLIMIT_AS, limits.address_space_bytes);
     set_limit(RLIMIT_NOFILE, limits.open_files);
+    set_limit(RLIMIT_NPROC, limits.processes);
     close(down[1]);
     close(up[0]);
     in_child(down[0], up[1]);

@@ -17,6 +17,10 @@ struct ProcessLimits {
   int64_t cpu_seconds = 3600;                       // RLIMIT_CPU, per process
   int64_t address_space_bytes = int64_t{16} << 30;  // RLIMIT_AS
   int64_t open_files = 256;                         // RLIMIT_NOFILE
+  // RLIMIT_NPROC: the processes of the user, counted by the kernel across
+  // all of the user's processes; root is exempt (then the process-group
+  // kill at a timeout or at the end bounds what it starts).
+  int64_t processes = 4096;
 };
 
 struct ChildProcess {

@@ -12,6 +12,7 @@ implementation does (examples/python/tiled_layout_impl.py):
     garbage_size      answers byte_size with a line that is not JSON
     non_utf8_size     answers byte_size with bytes that are not UTF-8
     oversized_size    answers byte_size with a line of 65 MiB
+    report_limits     answers byte_size "errored", its resource limits the message
     wrong_seq_index   answers linear_index with the wrong seq
     errored_pack      answers pack with "errored"
     bad_start         answers start claiming protocol version 99
@@ -24,6 +25,7 @@ implementation does (examples/python/tiled_layout_impl.py):
 """
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -65,6 +67,11 @@ for line in sys.stdin:
         sys.exit(3)
     if op == "byte_size" and MODE == "garbage_size":
         send(b"this is not JSON")
+        continue
+    if op == "byte_size" and MODE == "report_limits":
+        limits = ["%s=%d" % (name, resource.getrlimit(getattr(resource, "RLIMIT_" + name))[0])
+                  for name in ("CPU", "AS", "NOFILE", "NPROC", "CORE")]
+        send(json.dumps({"seq": seq, "errored": {"message": " ".join(limits)}}).encode())
         continue
     if op == "byte_size" and MODE == "oversized_size":
         send(b'{"seq": %d, "result": {"bytes": 1}, "pad": "' % seq + b"x" * (65 << 20) + b'"}')

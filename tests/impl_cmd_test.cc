@@ -337,6 +337,13 @@ TEST(ImplCmd, ResourceLimitsApply) {
                        "middle of a call (the shell's way of saying: killed by signal 24 (SIGXCPU))\n"),
             std::string::npos)
       << r.out;
+  // Each limit as the implementation's process sees it.
+  const Output limits = tilecheck(
+      {"gate", "--impl-cmd", std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " report_limits",
+       "--layout", "f32[2]{0}", "--limit", "cpu=100,memory=0,files=64,processes=512"});
+  EXPECT_NE(limits.out.find("FAILED byte_size: errored: CPU=100 AS=-1 NOFILE=64 NPROC=512 CORE=0\n"),
+            std::string::npos)
+      << limits.out;
   EXPECT_EQ(gate_cmd(kExample, {"--limit", "memory=4G,files=64,cpu=0"}).exit_code, 0);
   EXPECT_EQ(gate_cmd(kExample, {"--limit", "gpu=1"}).exit_code, 2);
   EXPECT_EQ(gate_cmd(kExample, {"--limit", "cpu=-1"}).exit_code, 2);
