@@ -56,6 +56,8 @@ void add_equiv_command(CLI::App& app) {
       "equiv", "prove two layouts of the same dims put every element at the same position");
   command->add_option("A", args->first, "first layout; dims may be '?'")->required();
   command->add_option("B", args->second, "second layout; '?' dims shared by position")->required();
+  command->add_flag("--any-types", args->any_types,
+                    "compare layouts of different element types (their positions, not their bytes)");
   add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
   command->callback([args] {
     const int status = run_equiv(*args, std::cout, std::cerr);

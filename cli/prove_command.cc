@@ -169,6 +169,22 @@ int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err)
 int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err) {
   return guarded(err, [&] {
     const ShapeWithLayout a = parse_shape(options.first), b = parse_shape(options.second);
+    // Positions count elements: of two element types, the same position is
+    // not the same byte, so equal positions would not mean equal buffers.
+    if (a.type != b.type || a.element_bits() != b.element_bits()) {
+      const auto type = [](const ShapeWithLayout& s) {
+        return std::string(element_type_name(s.type)) +
+               (s.layout.element_size_bits ? " E(" + std::to_string(*s.layout.element_size_bits) + ")"
+                                           : "");
+      };
+      const std::string types = type(a) + " and " + type(b);
+      if (!options.any_types) {
+        throw Error("equiv compares layouts of one element type; " + types +
+                    " differ (--any-types compares their element positions anyway)");
+      }
+      err << "warning: " << types
+          << " differ: equiv compares element positions, not bytes (--any-types)\n";
+    }
     Prover prover(proof_options(options.smt2_dir, options.timeout_ms));
     const Outcome o = prover.equivalent(a, b);
     if (options.json) {

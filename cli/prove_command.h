@@ -34,6 +34,7 @@ struct EquivOptions {
   bool json = false;
   std::string smt2_dir;
   unsigned timeout_ms = 10000;
+  bool any_types = false;  // compare layouts of different element types (with a warning)
 };
 
 // Exit codes: kExitOk (all proved), kExitCheckFailed (some refuted) and

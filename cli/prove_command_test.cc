@@ -17,6 +17,36 @@ TEST(Equiv, DifferentDimsAreBadInput) {
   EXPECT_NE(err.str().find("error:"), std::string::npos);
 }
 
+TEST(Equiv, DifferentElementTypesAreBadInputUnlessAsked) {
+  std::ostringstream out, err;
+  EquivOptions options{"f32[16,256]{1,0:T(8,128)}", "bf16[16,256]{1,0:T(8,128)(2,1)}"};
+  EXPECT_EQ(run_equiv(options, out, err), kExitBadInput);
+  EXPECT_NE(err.str().find("error: equiv compares layouts of one element type; f32 and bf16 differ"),
+            std::string::npos)
+      << err.str();
+  options.any_types = true;
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_equiv(options, out2, err2), kExitCheckFailed) << err2.str();
+  EXPECT_NE(err2.str().find("warning: f32 and bf16 differ"), std::string::npos) << err2.str();
+}
+
+// The counterexample is shrunk: the smallest '?' dims, then the first
+// element in row-major order; a '?' is never printed as a number.
+TEST(Equiv, TheCounterexampleIsShrunk) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_equiv({"f32[?,?]{1,0:T(8,128)}", "f32[?,?]{0,1:T(8,128)}"}, out, err),
+            kExitCheckFailed);
+  EXPECT_NE(out.str().find("counterexample: dims [1,2]: element (0,1) is at position 1 in "
+                           "f32[1,2]{1,0:T(8,128)} but 128 in f32[1,2]{0,1:T(8,128)}"),
+            std::string::npos)
+      << out.str();
+  EXPECT_EQ(out.str().find("-2"), std::string::npos) << out.str();
+  std::ostringstream fixed, err2;
+  EXPECT_EQ(run_equiv({"f32[2048,2048]{1,0:T(8,128)}", "f32[2048,2048]{1,0:T(8,256)}"}, fixed, err2),
+            kExitCheckFailed);
+  EXPECT_NE(fixed.str().find("element (0,128) is at position 1024"), std::string::npos) << fixed.str();
+}
+
 TEST(Command, JsonHasOneEntryPerObligation) {
   std::ostringstream out, err;
   ProveOptions options;

@@ -274,6 +274,62 @@ std::vector<Outcome> Prover::prove(const ShapeWithLayout& shape) {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+
+// The first element, row-major, that `x` and `y` (of the same concrete dims)
+// put at different positions, among the first `budget` elements.
+std::optional<std::vector<int64_t>> first_difference(const ShapeWithLayout& x,
+                                                     const ShapeWithLayout& y, int64_t budget) {
+  std::vector<int64_t> e(x.dims.size(), 0);
+  const int64_t count = spec::element_count(x);
+  for (int64_t i = 0; i < std::min(count, budget); ++i) {
+    if (spec::linear_index(x, e) != spec::linear_index(y, e)) return e;
+    for (size_t k = e.size(); k-- > 0;) {
+      if (++e[k] < x.dims[k]) break;
+      e[k] = 0;
+    }
+  }
+  return std::nullopt;
+}
+
+// A counterexample a person can read: the '?' dims made as small as they
+// can be while some element still differs (greedily, each tried at 1, half
+// and one less), then the first differing element in row-major order. Z3's
+// model is kept where the search finds nothing smaller within its budget.
+void shrink_difference(const ShapeWithLayout& x, const ShapeWithLayout& y, Counterexample& c) {
+  constexpr int64_t kBudget = int64_t{1} << 16;  // elements looked at per candidate
+  ShapeWithLayout cx = x, cy = y;
+  const auto differs = [&](const std::vector<int64_t>& dims) -> std::optional<std::vector<int64_t>> {
+    cx.dims = cy.dims = dims;
+    try {
+      return first_difference(cx, cy, kBudget);
+    } catch (const Error&) {  // a size past int64: not a candidate
+      return std::nullopt;
+    }
+  };
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (size_t i = 0; i < c.dims.size() && !progress; ++i) {
+      if (x.dims[i] != kSymbolicDim) continue;
+      const int64_t d = c.dims[i];
+      for (int64_t smaller : {int64_t{1}, d / 2, d - 1}) {
+        if (smaller < 1 || smaller >= d) continue;
+        std::vector<int64_t> dims = c.dims;
+        dims[i] = smaller;
+        if (differs(dims)) {
+          c.dims = dims;
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+  if (const auto e = differs(c.dims)) c.elements = {*e};
+}
+
+}  // namespace
+
 Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
   validate_structure(x);
   validate_structure(y);
@@ -303,6 +359,7 @@ Outcome Prover::equivalent(const ShapeWithLayout& x, const ShapeWithLayout& y) {
   try {
     c.dims = model_ints(model, d);
     c.elements.push_back(model_ints(model, e));
+    shrink_difference(x, y, c);
     ShapeWithLayout cx = x, cy = y;
     cx.dims = cy.dims = c.dims;
     const int64_t px = spec::linear_index(cx, c.elements[0]);
