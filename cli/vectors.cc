@@ -6,7 +6,9 @@
 //   {"layout":L,"elements":N,"bytes":M}               spec::element_count, byte_size
 //   {"layout":L,"element":[..],"index":I}             min(count, N) records, spec::linear_index
 //   {"layout":L,"dense_hex":D,"packed_hex":P}         spec::pack of a pseudo-random dense array
-//   or {"layout":L,"pack_skipped":"why"}              when either buffer exceeds kMaxPackBytes
+//   or {"layout":S,"smaller_form_of":L,"dense_hex":D,"packed_hex":P}
+//                                                     the same for L on smaller dims (pack_shape)
+//   or {"layout":L,"pack_skipped":"why"}              when no form of L fits
 //
 // L is the canonical text (print_shape), keys come in the order above, JSON
 // is compact (no spaces), one record per line.
@@ -16,8 +18,10 @@
 // tile boundaries and a uniformly drawn one, without repeats. Everything
 // random comes from splitmix64 seeded by the seed and the layout's canonical
 // text, so a layout's records do not depend on the other layouts given.
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -30,9 +34,11 @@
 namespace tilecheck::cli {
 namespace {
 
-// Pack records only for layouts whose dense array and physical buffer both
-// fit in this many bytes: a vectors file stays tens of kilobytes.
-constexpr int64_t kMaxPackBytes = 4096;
+// A pack record's dense array and physical buffer stay within these, so the
+// catalogue's file stays a few hundred kilobytes: a larger layout's pack
+// record is for a smaller form of it (pack_shape).
+constexpr int64_t kMaxPackBytes = 4096;       // the dense array
+constexpr int64_t kMaxPackedBytes = 8192;     // the physical buffer
 
 // splitmix64 (Steele, Lea, Flood 2014): tiny, fully specified, the same on
 // every platform, unlike std::uniform_int_distribution.
@@ -138,7 +144,30 @@ std::vector<std::vector<int64_t>> chosen_elements(const ShapeWithLayout& shape, 
 std::vector<uint8_t> random_dense_array(const ShapeWithLayout& shape, SplitMix64& rng) {
   std::vector<uint8_t> dense(static_cast<size_t>(spec::dense_byte_size(shape)));
   for (uint8_t& byte : dense) byte = static_cast<uint8_t>(rng.next());
+  if (shape.type == ElementType::kPred) {
+    for (uint8_t& byte : dense) byte &= 1;  // pred holds 0 or 1
+  }
   return spec::canonical_dense(shape, std::move(dense));
+}
+
+bool fits_pack_record(const ShapeWithLayout& shape) {
+  // Every dense element takes at least one byte; this order never overflows.
+  return spec::element_count(shape) <= kMaxPackBytes &&
+         spec::dense_byte_size(shape) <= kMaxPackBytes && spec::byte_size(shape) <= kMaxPackedBytes;
+}
+
+// The layout a pack record is written for: `shape` itself when it fits,
+// else the same layout (tiles, minor-to-major, E, L) on smaller dims, the
+// largest dim taken to half plus one at each step, which keeps dims off
+// the tile sizes, so ragged edges and padding stay; nullopt when even all
+// dims 1 do not fit (a tile larger than the limit).
+std::optional<ShapeWithLayout> pack_shape(ShapeWithLayout shape) {
+  while (!fits_pack_record(shape)) {
+    const auto largest = std::max_element(shape.dims.begin(), shape.dims.end());
+    if (largest == shape.dims.end() || *largest <= 1) return std::nullopt;
+    *largest = *largest <= 2 ? 1 : *largest / 2 + 1;
+  }
+  return shape;
 }
 
 std::string hex(const std::vector<uint8_t>& bytes) {
@@ -164,22 +193,20 @@ void write_vectors(std::ostream& out, const ShapeWithLayout& shape, int64_t coun
   for (const std::vector<int64_t>& e : chosen_elements(shape, count, rng)) {
     write_line(out, {{"layout", layout}, {"element", e}, {"index", spec::linear_index(shape, e)}});
   }
-  // Every dense element takes at least one byte; this order never overflows.
-  if (elements > kMaxPackBytes || bytes > kMaxPackBytes ||
-      spec::dense_byte_size(shape) > kMaxPackBytes) {
-    write_line(out,
-               {{"layout", layout},
-                {"pack_skipped", "dense array of " + std::to_string(elements) + " elements of " +
-                                     std::to_string(shape.dense_element_bytes()) +
-                                     " bytes, physical buffer of " + std::to_string(bytes) +
-                                     " bytes: above the " + std::to_string(kMaxPackBytes) +
-                                     "-byte limit for pack records"}});
+  const std::optional<ShapeWithLayout> small = pack_shape(shape);
+  if (!small) {
+    write_line(out, {{"layout", layout},
+                     {"pack_skipped", "one tile of this layout is above the " +
+                                          std::to_string(kMaxPackedBytes) +
+                                          "-byte limit for pack records"}});
     return;
   }
-  const std::vector<uint8_t> dense = random_dense_array(shape, rng);
-  write_line(out, {{"layout", layout},
-                   {"dense_hex", hex(dense)},
-                   {"packed_hex", hex(spec::pack(shape, dense))}});
+  const std::vector<uint8_t> dense = random_dense_array(*small, rng);
+  nlohmann::ordered_json record = {{"layout", print_shape(*small)}};
+  if (!(*small == shape)) record["smaller_form_of"] = layout;
+  record["dense_hex"] = hex(dense);
+  record["packed_hex"] = hex(spec::pack(*small, dense));
+  write_line(out, record);
 }
 
 }  // namespace

@@ -92,6 +92,7 @@ std::vector<std::string> problems_with_vectors(const std::string& text) {
   const std::vector<std::string> key_orders[] = {{"layout", "elements", "bytes"},
                                                  {"layout", "element", "index"},
                                                  {"layout", "dense_hex", "packed_hex"},
+                                                 {"layout", "smaller_form_of", "dense_hex", "packed_hex"},
                                                  {"layout", "pack_skipped"}};
   for (const std::string& line : lines_of(text)) {
     const auto record = nlohmann::ordered_json::parse(line, nullptr, false);
@@ -104,7 +105,8 @@ std::vector<std::string> problems_with_vectors(const std::string& text) {
       continue;
     }
     if (record.dump() != line) problems.push_back("not compact JSON: " + line);
-    const std::string layout = record["layout"];
+    // A smaller form's pack record belongs to the layout it is a form of.
+    const std::string layout = keys[1] == "smaller_form_of" ? record["smaller_form_of"] : record["layout"];
     if (keys[1] == "elements") {
       layouts.push_back({layout, {}});
     } else if (layouts.empty() || layouts.back().layout != layout) {
@@ -142,11 +144,25 @@ std::vector<std::string> problems_with_vectors(const std::string& text) {
         }
         ++pack_records;
         if (r.contains("pack_skipped")) continue;
+        const ShapeWithLayout shape = parse_shape(l.layout);
+        const ShapeWithLayout form = parse_shape(r["layout"].get<std::string>());
+        if (r.contains("smaller_form_of")) {
+          bool smaller = form.type == shape.type && form.layout == shape.layout &&
+                         form.rank() == shape.rank() && !(form.dims == shape.dims);
+          for (int64_t i = 0; smaller && i < form.rank(); ++i) smaller = form.dims[i] <= shape.dims[i];
+          if (!smaller) problems.push_back(where + r["layout"].dump() + " is not a smaller form of it");
+        }
+        const impl::PackPlan form_plan(form);
         const std::vector<uint8_t> dense = from_hex(r["dense_hex"]);
         const std::vector<uint8_t> packed = from_hex(r["packed_hex"]);
-        std::vector<uint8_t> repacked(index.byte_size()), unpacked(index.dense_byte_size());
-        plan.pack(dense, repacked);
-        plan.unpack(packed, unpacked);
+        if (form.type == ElementType::kPred &&
+            std::any_of(dense.begin(), dense.end(), [](uint8_t b) { return b > 1; })) {
+          problems.push_back(where + "a pred value other than 0 or 1");
+        }
+        std::vector<uint8_t> repacked(form_plan.index().byte_size()),
+            unpacked(form_plan.index().dense_byte_size());
+        form_plan.pack(dense, repacked);
+        form_plan.unpack(packed, unpacked);
         if (repacked != packed) problems.push_back(where + "the impl packs dense_hex differently");
         if (unpacked != dense)
           problems.push_back(where + "the impl unpacks packed_hex differently");
@@ -222,7 +238,7 @@ TEST(Vectors, ChosenElementsIncludeTileCorners) {
   EXPECT_GE(at_corner, 8) << r.out;
 }
 
-TEST(Vectors, LargeLayoutsSayWhyThereIsNoPackRecord) {
+TEST(Vectors, LargeLayoutsPackASmallerForm) {
   const Output r = tilecheck({"vectors", catalog_layout("tpu_f32")});
   expect_ok(r);
   // Sizes near int64's limit: records all the same, without overflowing.
@@ -231,10 +247,19 @@ TEST(Vectors, LargeLayoutsSayWhyThereIsNoPackRecord) {
   expect_ok(huge);
   EXPECT_EQ(lines_of(huge.out).size(), 5u) << huge.out;
   EXPECT_EQ(problems_with_vectors(huge.out), std::vector<std::string>{});
-  EXPECT_EQ(
-      lines_of(r.out).back(),
-      R"({"layout":"f32[16,256]{1,0:T(8,128)}","pack_skipped":"dense array of 4096 elements of 4 bytes, )"
-      R"(physical buffer of 16384 bytes: above the 4096-byte limit for pack records"})");
+  EXPECT_EQ(lines_of(r.out).back().rfind(
+                R"({"layout":"f32[16,33]{1,0:T(8,128)}","smaller_form_of":"f32[16,256]{1,0:T(8,128)}",)"
+                R"("dense_hex":")",
+                0),
+            0u)
+      << r.out;
+  EXPECT_EQ(problems_with_vectors(r.out), std::vector<std::string>{});
+  // A tile larger than the limit: no form fits.
+  const Output big_tile = tilecheck({"vectors", "f32[4096]{0:T(4096)}", "--count", "1"});
+  expect_ok(big_tile);
+  EXPECT_EQ(lines_of(big_tile.out).back(),
+            R"({"layout":"f32[4096]{0:T(4096)}","pack_skipped":"one tile of this layout is above )"
+            R"(the 8192-byte limit for pack records"})");
 }
 
 TEST(Vectors, BadInputExitsTwo) {
@@ -265,16 +290,18 @@ TEST(Vectors, CheckedInCatalogAgreesWithTheImpl) {
   std::set<std::string> layouts;
   for (const std::string& line : lines_of(text)) {
     const json record = json::parse(line);
-    layouts.insert(record["layout"].get<std::string>());
-    for (const char* kind : {"elements", "index", "dense_hex", "pack_skipped"}) {
+    layouts.insert(record[record.contains("smaller_form_of") ? "smaller_form_of" : "layout"].get<std::string>());
+    for (const char* kind : {"elements", "index", "dense_hex", "smaller_form_of", "pack_skipped"}) {
       kinds[kind] += record.contains(kind);
     }
   }
   EXPECT_EQ(layouts.size(), catalog().size());
   EXPECT_EQ(kinds["elements"], static_cast<int>(catalog().size()));
   EXPECT_GE(kinds["index"], 400);
-  EXPECT_GE(kinds["dense_hex"], 15);
-  EXPECT_EQ(kinds["dense_hex"] + kinds["pack_skipped"], static_cast<int>(catalog().size()));
+  // Every catalogue layout has pack data, its own or a smaller form's.
+  EXPECT_EQ(kinds["dense_hex"], static_cast<int>(catalog().size()));
+  EXPECT_EQ(kinds["pack_skipped"], 0);
+  EXPECT_GE(kinds["smaller_form_of"], 10);
 }
 
 // The checker above must catch a wrong file: one wrong number of each kind.
@@ -301,6 +328,20 @@ TEST(Vectors, TheImplCheckerCatchesATamperedFile) {
   const size_t packed = flipped.find(R"("packed_hex":")") + 14;
   flipped[packed] = flipped[packed] == '0' ? '1' : '0';
   EXPECT_NE(problems_with_vectors(flipped), std::vector<std::string>{});
+  // A "smaller form" that is not one, and a pred value that is not 0 or 1.
+  const Output large = tilecheck({"vectors", catalog_layout("tpu_f32"), "--count", "2"});
+  ASSERT_EQ(problems_with_vectors(large.out), std::vector<std::string>{});
+  std::string not_smaller = large.out;
+  const size_t form = not_smaller.find(R"({"layout":"f32[16,33])");
+  ASSERT_NE(form, std::string::npos) << large.out;
+  not_smaller.replace(form, 22, R"({"layout":"f32[16,34])");
+  EXPECT_NE(problems_with_vectors(not_smaller), std::vector<std::string>{});
+  const Output pred = tilecheck({"vectors", "pred[3,5]{1,0:T(2,2)}", "--count", "2"});
+  ASSERT_EQ(problems_with_vectors(pred.out), std::vector<std::string>{});
+  std::string two = pred.out;
+  const size_t dense = two.find(R"("dense_hex":"0)") + 14;
+  two[dense] = '2';
+  EXPECT_NE(problems_with_vectors(two), std::vector<std::string>{});
 }
 
 // ---------------------------------------------------------------------------
