@@ -93,6 +93,23 @@ std::vector<int64_t> parse_coordinates(std::string_view text) {
   return values;
 }
 
+BufferPlace buffer_place(const ShapeWithLayout& shape, int64_t index) {
+  const __int128 bits = shape.element_bits();
+  const __int128 first = static_cast<__int128>(index) * bits, last = first + bits - 1;
+  BufferPlace place{static_cast<int64_t>(first / 8), static_cast<int64_t>(first % 8), ""};
+  if (bits % 8 == 0) return place;
+  const auto byte_of = [](__int128 b) { return std::to_string(static_cast<int64_t>(b / 8)); };
+  const auto bit_of = [](__int128 b) { return std::to_string(static_cast<int64_t>(b % 8)); };
+  if (first / 8 == last / 8) {
+    place.text = "byte " + byte_of(first) +
+                 (bits == 1 ? ", bit " + bit_of(first) : ", bits " + bit_of(first) + "-" + bit_of(last));
+  } else {
+    place.text = "bytes " + byte_of(first) + "-" + byte_of(last) + ", from bit " + bit_of(first) +
+                 " of the first to bit " + bit_of(last) + " of the last";
+  }
+  return place;
+}
+
 void print_json(const nlohmann::json& value) { std::cout << value.dump() << "\n"; }
 
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout) {

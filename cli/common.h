@@ -70,6 +70,16 @@ int64_t parse_int64(std::string_view text, std::string_view what);
 // Prints `value` on stdout on one line.
 void print_json(const nlohmann::json& value);
 
+// Where the element at linear index `index` sits in the physical buffer
+// (D7): its first bit is bit `bit` of byte `byte`; `text` says so for
+// widths that are not whole bytes ("byte 21, bits 4-7"), and is empty for
+// whole bytes.
+struct BufferPlace {
+  int64_t byte = 0, bit = 0;
+  std::string text;
+};
+BufferPlace buffer_place(const ShapeWithLayout& shape, int64_t index);
+
 // The arguments and flags several subcommands share, described once.
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout);   // LAYOUT
 CLI::Option* add_layout_argument(CLI::App* command, LayoutArgument& layout); // LAYOUT [--leaf P]

@@ -143,7 +143,11 @@ void add_explain_command(CLI::App& app) {
     const std::vector<int64_t> element = parse_coordinates(args->element);
     const spec::IndexTrace trace = spec::trace_linear_index(shape, element);
     if (args->json) {
-      print_json(trace_json(trace));
+      nlohmann::json j = trace_json(trace);
+      const BufferPlace place = buffer_place(shape, trace.linear_index);
+      j["byte"] = place.byte;
+      j["bit"] = place.bit;
+      print_json(j);
       return;
     }
     std::ostringstream out;
@@ -153,6 +157,8 @@ void add_explain_command(CLI::App& app) {
         << tuple(trace.physical_bounds) << "\n";
     for (size_t k = 0; k < trace.levels.size(); ++k) print_level(out, k + 1, trace.levels[k]);
     print_sum(out, trace);
+    const BufferPlace place = buffer_place(shape, trace.linear_index);
+    if (!place.text.empty()) out << "  in the buffer: " << place.text << "\n";
     std::cout << out.str();
   });
 }

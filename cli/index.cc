@@ -1,4 +1,5 @@
-// tilecheck index LAYOUT E: the linear index of element E (spec::linear_index).
+// tilecheck index LAYOUT E: the linear index of element E (spec::linear_index),
+// and for sub-byte widths the byte and bits it occupies.
 #include <iostream>
 #include <memory>
 
@@ -22,10 +23,12 @@ void add_index_command(CLI::App& app) {
   command->callback([args] {
     const ShapeWithLayout shape = parse_layout_argument(args->layout);
     const int64_t index = spec::linear_index(shape, parse_coordinates(args->element));
+    const BufferPlace place = buffer_place(shape, index);
     if (args->json) {
-      print_json({{"index", index}});
+      print_json({{"index", index}, {"byte", place.byte}, {"bit", place.bit}});
     } else {
-      std::cout << index << "\n";
+      // Sub-byte widths: where in the buffer, too.
+      std::cout << index << (place.text.empty() ? "" : " (" + place.text + ")") << "\n";
     }
   });
 }

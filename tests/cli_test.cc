@@ -48,7 +48,20 @@ TEST(Index, Figure1ElementTwoThreeIsSeventeen) {
 TEST(Index, Json) {
   const Output r = tilecheck({"index", "--json", kFigure1, "2,3"});
   expect_ok(r);
-  EXPECT_EQ(nlohmann::json::parse(r.out), (nlohmann::json{{"index", 17}}));
+  EXPECT_EQ(nlohmann::json::parse(r.out), (nlohmann::json{{"index", 17}, {"byte", 68}, {"bit", 0}}));
+}
+
+// Sub-byte widths: the byte and bits of the element, in index and explain.
+TEST(Index, SubByteElementsSayTheirByteAndBits) {
+  const char* s4 = "s4[16,256]{1,0:T(8,128)(8,1)E(4)}";
+  EXPECT_EQ(tilecheck({"index", s4, "3,5"}).out, "43 (byte 21, bits 4-7)\n");
+  EXPECT_EQ(nlohmann::json::parse(tilecheck({"index", "--json", s4, "3,5"}).out),
+            (nlohmann::json{{"index", 43}, {"byte", 21}, {"bit", 4}}));
+  EXPECT_EQ(tilecheck({"index", "pred[3,5]{1,0:T(2,2)E(1)}", "1,4"}).out, "10 (byte 1, bit 2)\n");
+  EXPECT_EQ(tilecheck({"index", "s16[2]{0:E(12)}", "1"}).out,
+            "1 (bytes 1-2, from bit 4 of the first to bit 7 of the last)\n");
+  const Output explain = tilecheck({"explain", s4, "3,5"});
+  EXPECT_EQ(last_line(explain.out), "  in the buffer: byte 21, bits 4-7") << explain.out;
 }
 
 TEST(Delinearize, ElementAndPadding) {
@@ -192,8 +205,9 @@ TEST(Explain, AgreesWithIndexOnTheCatalogue) {
     }
     const Output explain = tilecheck({"explain", "--json", layout, last});
     expect_ok(explain);
-    const Output index = tilecheck({"index", layout, last});
-    EXPECT_EQ(nlohmann::json::parse(explain.out)["index"].dump() + "\n", index.out) << layout;
+    const Output index = tilecheck({"index", "--json", layout, last});
+    EXPECT_EQ(nlohmann::json::parse(explain.out)["index"], nlohmann::json::parse(index.out)["index"])
+        << layout;
   }
 }
 
