@@ -25,6 +25,7 @@
 #include <set>
 #include <sstream>
 
+#include "check/checks.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include <tilecheck/spec/catalog.h>
@@ -57,13 +58,6 @@ class SplitMix64 {
  private:
   uint64_t state_;
 };
-
-// FNV-1a of the canonical layout text, mixed into the seed.
-uint64_t layout_seed(uint64_t seed, const std::string& layout) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (const unsigned char c : layout) h = (h ^ c) * 0x100000001b3ull;
-  return seed ^ h;
-}
 
 // For each logical dim, the size of the first-level tile entry that tiles it
 // alone (no '*' merged into it), or 0 when no such entry does.
@@ -187,7 +181,7 @@ void write_line(std::ostream& out, const nlohmann::ordered_json& record) {
 
 void write_vectors(std::ostream& out, const ShapeWithLayout& shape, int64_t count, uint64_t seed) {
   const std::string layout = print_shape(shape);
-  SplitMix64 rng(layout_seed(seed, layout));
+  SplitMix64 rng(check::layout_seed(seed, layout));
   const int64_t elements = spec::element_count(shape), bytes = spec::byte_size(shape);
   write_line(out, {{"layout", layout}, {"elements", elements}, {"bytes", bytes}});
   for (const std::vector<int64_t>& e : chosen_elements(shape, count, rng)) {

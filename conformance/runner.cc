@@ -183,9 +183,7 @@ class Checker {
   // A seeded stream of choices for one layout: the same layout and seed give
   // the same relayout target and the same invalid text, in shrinking too.
   gen::SeededChoices choices_for(const std::string& text) const {
-    uint64_t h = 1469598103934665603ULL;  // FNV-1a
-    for (char ch : text) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ULL;
-    return gen::SeededChoices(options_.seed ^ h);
+    return gen::SeededChoices(check::layout_seed(options_.seed, text));
   }
 
   static Details buffer_detail(const char* name, const std::vector<uint8_t>& bytes,
