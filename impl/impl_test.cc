@@ -74,21 +74,6 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
   return v;
 }
 
-// Every element of `dims` in dense (row-major) order.
-template <class F>
-void for_each_element(const std::vector<int64_t>& dims, F f) {
-  int64_t count = 1;
-  for (int64_t d : dims) count *= d;
-  std::vector<int64_t> e(dims.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    f(e);
-    for (int64_t l = static_cast<int64_t>(dims.size()) - 1; l >= 0; --l) {
-      if (++e[l] < dims[l]) break;
-      e[l] = 0;
-    }
-  }
-}
-
 class ImplVsSpec : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ImplVsSpec, Sizes) {

@@ -280,16 +280,13 @@ namespace {
 // put at different positions, among the first `budget` elements.
 std::optional<std::vector<int64_t>> first_difference(const ShapeWithLayout& x,
                                                      const ShapeWithLayout& y, int64_t budget) {
-  std::vector<int64_t> e(x.dims.size(), 0);
-  const int64_t count = spec::element_count(x);
-  for (int64_t i = 0; i < std::min(count, budget); ++i) {
-    if (spec::linear_index(x, e) != spec::linear_index(y, e)) return e;
-    for (size_t k = e.size(); k-- > 0;) {
-      if (++e[k] < x.dims[k]) break;
-      e[k] = 0;
-    }
-  }
-  return std::nullopt;
+  std::optional<std::vector<int64_t>> found;
+  int64_t looked = 0;
+  for_each_element(x.dims, [&](const std::vector<int64_t>& e) {
+    if (spec::linear_index(x, e) != spec::linear_index(y, e)) found = e;
+    return !found && ++looked < budget;
+  });
+  return found;
 }
 
 // A counterexample a person can read: the '?' dims made as small as they

@@ -52,16 +52,9 @@ void check_buffer(const char* what, size_t actual, int64_t expected) {
 
 // Calls f(dense_index, element) for every element, row-major.
 template <class F>
-void for_each_element(const ShapeWithLayout& shape, F f) {
-  const int64_t count = element_count(shape);
-  std::vector<int64_t> e(shape.dims.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    f(i, e);
-    for (size_t d = e.size(); d-- > 0;) {
-      if (++e[d] < shape.dims[d]) break;
-      e[d] = 0;
-    }
-  }
+void for_each_dense_element(const ShapeWithLayout& shape, F f) {
+  int64_t i = 0;
+  for_each_element(shape.dims, [&](const std::vector<int64_t>& e) { f(i++, e); });
 }
 
 }  // namespace
@@ -171,7 +164,7 @@ void for_each_element_bit(const ShapeWithLayout& shape, Copy copy) {
   const int64_t dense_bits = 8 * shape.dense_element_bytes();
   Int64Domain a;
   const LayoutLevels<Int64Domain> layout = layout_levels(a, shape.dims, shape.layout);
-  for_each_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
+  for_each_dense_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
     const int64_t p = linear_index_with_tile(a, layout, e);
     for (int64_t b = 0; b < bits; ++b) copy(i * dense_bits + b, p * bits + b);
   });

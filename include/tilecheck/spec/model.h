@@ -33,6 +33,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tilecheck {
@@ -127,6 +129,27 @@ struct ShapeWithLayout {
   // ceil(element_bits / 8).
   int64_t dense_element_bytes() const;
 };
+
+// Calls f(element) for every element of an array of these dims, row-major
+// (dim 0 most major); none when a dim is 0 (or symbolic). When f returns a
+// bool, false stops the sweep. Returns false if it was stopped.
+template <class F>
+bool for_each_element(const std::vector<int64_t>& dims, F f) {
+  for (const int64_t d : dims) {
+    if (d <= 0) return true;
+  }
+  std::vector<int64_t> e(dims.size(), 0);
+  while (true) {
+    if constexpr (std::is_same_v<decltype(f(e)), bool>) {
+      if (!f(std::as_const(e))) return false;
+    } else {
+      f(std::as_const(e));
+    }
+    size_t d = e.size();
+    while (d > 0 && ++e[d - 1] == dims[d - 1]) e[--d] = 0;
+    if (d == 0) return true;
+  }
+}
 
 // The default layout of a rank-n shape: minor_to_major n-1,...,0, no tiles.
 Layout default_layout(int64_t rank);
