@@ -603,9 +603,9 @@ template <LayoutChoices C>
 std::string make_syntax_error(C& c, const std::string& valid) {
   const int64_t n = static_cast<int64_t>(valid.size());
   switch (pick(c, {3, 1, 1, 1, 1, 1, 1, 1})) {
-    case 0: {  // a character that never appears in the syntax, anywhere
+    case 0: {  // a character that never appears in the syntax, anywhere ('-' can: -0 is 0)
       const int64_t at = c.in_range(0, n);
-      return valid.substr(0, at) + one_of(c, {'#', '@', '!', '-', '%'}) + valid.substr(at);
+      return valid.substr(0, at) + one_of(c, {'#', '@', '!', '%'}) + valid.substr(at);
     }
     case 1: return "f31" + valid.substr(valid.find('['));         // unknown type
     case 2: return valid.substr(0, valid.find(']'));               // unclosed dims
