@@ -19,5 +19,8 @@ void add_gate_command(CLI::App& app);         // cli/gate.cc, the checks in chec
 void add_prove_command(CLI::App& app);        // cli/prove.cc (Z3 proofs, proofs/)
 void add_equiv_command(CLI::App& app);        // cli/prove.cc
 void add_vectors_command(CLI::App& app);      // cli/vectors.cc (golden vectors)
+void add_pack_command(CLI::App& app);         // cli/pack.cc (files: raw, .npy)
+void add_unpack_command(CLI::App& app);       // cli/pack.cc
+void add_relayout_command(CLI::App& app);     // cli/pack.cc
 
 }  // namespace tilecheck::cli

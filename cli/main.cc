@@ -20,5 +20,8 @@ int main(int argc, char** argv) {
     add_check_command(app);
     add_scan_command(app);
     add_bitcast_command(app);
+    add_pack_command(app);
+    add_unpack_command(app);
+    add_relayout_command(app);
   });
 }
