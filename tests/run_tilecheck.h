@@ -27,8 +27,10 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
-// Runs `binary args...` with stdout and stderr captured in temporary files.
-inline Output run_binary(const char* binary, const std::vector<std::string>& args) {
+// Runs `binary args...` with stdout and stderr captured in temporary files,
+// and standard input read from `stdin_path` when one is given.
+inline Output run_binary(const char* binary, const std::vector<std::string>& args,
+                         const std::string& stdin_path = "") {
   std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
   std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
   const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
@@ -39,6 +41,11 @@ inline Output run_binary(const char* binary, const std::vector<std::string>& arg
   argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
+    if (!stdin_path.empty()) {
+      const int in_fd = open(stdin_path.c_str(), O_RDONLY);
+      if (in_fd < 0) _exit(126);
+      dup2(in_fd, 0);
+    }
     dup2(out_fd, 1);
     dup2(err_fd, 2);
     execv(binary, argv.data());
