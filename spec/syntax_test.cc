@@ -1,7 +1,11 @@
 // Parse/print round trips and one test per error class of D9.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -232,6 +236,63 @@ TEST(Catalog, EveryEntryIsCanonicalValidAndSmall) {
     EXPECT_NO_THROW(spec::validate(s)) << e.name;
     EXPECT_LE(spec::padded_element_count(s), 1 << 16) << e.name;
   }
+}
+
+}  // namespace
+}  // namespace tilecheck
+
+namespace tilecheck {
+namespace {
+
+// What each kind of error of the parse cases says: the kind a case names is
+// the error tilecheck finds, not only some error.
+const std::map<std::string_view, std::vector<std::string_view>>& error_words() {
+  static const std::map<std::string_view, std::vector<std::string_view>> words = {
+      {"syntax", {"expected", "unexpected"}},
+      {"unknown_element_type", {"unknown element type"}},
+      {"property_order", {"out of order or repeated"}},
+      {"number_too_large", {"too large for int64"}},
+      {"minor_to_major_not_permutation", {"not a permutation", "is not a dim of"}},
+      {"minor_to_major_length", {"entries but the shape has rank"}},
+      {"tile_entry_not_positive", {"tile entry"}},
+      {"empty_tile", {"empty tile"}},
+      {"combine_last", {"cannot be a tile's last entry"}},
+      {"negative_dim", {"is negative"}},
+      {"tail_padding_below_one", {"must be at least 1"}},
+      {"element_size_out_of_range", {"is outside 1..128"}},
+      {"negative_memory_space", {"S(-"}},
+      {"negative_metadata", {"M(-"}},
+      {"size_overflow", {"overflow"}},
+      {"symbolic_dim", {"symbolic dim"}},
+      {"not_an_array", {"expected one array shape"}},
+  };
+  return words;
+}
+
+TEST(ParseCases, EachIsJudgedAsItSaysWithItsKindOfError) {
+  std::set<std::string_view> names, kinds;
+  for (const ParseCase& c : parse_cases()) {
+    EXPECT_TRUE(names.insert(c.name).second) << "repeated name " << c.name;
+    std::string error;
+    try {
+      spec::validate(parse_shape(c.text));
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    if (c.verdict != ParseVerdict::kInvalid) {
+      EXPECT_EQ(error, "") << c.name;
+      EXPECT_EQ(c.error, "") << c.name;
+      continue;
+    }
+    ASSERT_NE(error, "") << c.name << " is accepted";
+    const auto words = error_words().find(c.error);
+    ASSERT_NE(words, error_words().end()) << c.name << ": unknown kind " << c.error;
+    kinds.insert(c.error);
+    EXPECT_TRUE(std::any_of(words->second.begin(), words->second.end(),
+                            [&](std::string_view w) { return error.find(w) != std::string::npos; }))
+        << c.name << " (" << c.error << "): " << error;
+  }
+  EXPECT_EQ(kinds.size(), error_words().size()) << "a kind of error without a case";
 }
 
 }  // namespace

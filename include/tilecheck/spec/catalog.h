@@ -21,4 +21,22 @@ struct CatalogEntry {
 
 const std::vector<CatalogEntry>& catalog();
 
+// Texts a parser of layouts must accept or reject, for the parse tests of the
+// golden vectors (docs/VECTORS.md, "Parse tests"). A text is valid when
+// tilecheck's parser and validation accept it as one array shape with its
+// layout; `acceptable` marks the texts XLA's layout validation accepts and
+// some of its backends reject, which tilecheck accepts.
+enum class ParseVerdict { kValid, kInvalid, kAcceptable };
+
+struct ParseCase {
+  std::string_view name;     // short identifier, [a-z0-9_], stable
+  std::string_view text;     // the text as given to the parser
+  ParseVerdict verdict;
+  std::string_view error;    // kInvalid: the kind of error (docs/VECTORS.md lists them)
+  std::string_view flags;    // space-separated flags of docs/VECTORS.md, "Flags"
+  std::string_view why;      // what the case exercises
+};
+
+const std::vector<ParseCase>& parse_cases();
+
 }  // namespace tilecheck
