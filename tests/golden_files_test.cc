@@ -1,5 +1,5 @@
 // The files tilecheck ships for others and the commands that make them:
-// `tilecheck vectors` (vectors/catalog.jsonl, format in docs/VECTORS.md) and
+// `tilecheck vectors` (vectors/v1/, format in docs/VECTORS.md) and
 // `tilecheck draw --svg` (docs/figures/). Each checked-in file must equal a
 // fresh regeneration byte for byte, and what it says is checked again,
 // independently of the spec that wrote it, against the impl (IndexPlan,
@@ -31,7 +31,7 @@ using tilecheck::cli_testing::run_binary;
 using tilecheck::cli_testing::tilecheck;
 
 const std::string kSourceDir = TILECHECK_SOURCE_DIR;
-const std::string kCatalogVectors = kSourceDir + "/vectors/catalog.jsonl";
+const std::string kCatalogVectors = kSourceDir + "/vectors/v1/tiled_layouts_test.json";
 
 std::string catalog_layout(std::string_view name) {
   for (const CatalogEntry& entry : catalog()) {
@@ -77,136 +77,195 @@ std::vector<uint8_t> from_hex(const std::string& hex) {
 // ---------------------------------------------------------------------------
 // Golden vectors
 
-// The records of one layout, as docs/VECTORS.md orders them.
-struct LayoutRecords {
-  std::string layout;
-  std::vector<json> records;
-};
+json parse_document(const std::string& text) { return json::parse(text); }
 
-// Everything wrong with a vectors file, checked with the impl (not the spec):
-// the record order and keys of docs/VECTORS.md, canonical layout text, sizes,
-// indices, pack and unpack, and the choice of elements.
-std::vector<std::string> problems_with_vectors(const std::string& text) {
-  std::vector<std::string> problems;
-  std::vector<LayoutRecords> layouts;
-  const std::vector<std::string> key_orders[] = {{"layout", "elements", "bytes"},
-                                                 {"layout", "element", "index"},
-                                                 {"layout", "dense_hex", "packed_hex"},
-                                                 {"layout", "smaller_form_of", "dense_hex", "packed_hex"},
-                                                 {"layout", "pack_skipped"}};
-  for (const std::string& line : lines_of(text)) {
-    const auto record = nlohmann::ordered_json::parse(line, nullptr, false);
-    std::vector<std::string> keys;
-    if (record.is_object()) {
-      for (const auto& item : record.items()) keys.push_back(item.key());
-    }
-    if (std::find(std::begin(key_orders), std::end(key_orders), keys) == std::end(key_orders)) {
-      problems.push_back("not a record of docs/VECTORS.md: " + line);
-      continue;
-    }
-    if (record.dump() != line) problems.push_back("not compact JSON: " + line);
-    // A smaller form's pack record belongs to the layout it is a form of.
-    const std::string layout = keys[1] == "smaller_form_of" ? record["smaller_form_of"] : record["layout"];
-    if (keys[1] == "elements") {
-      layouts.push_back({layout, {}});
-    } else if (layouts.empty() || layouts.back().layout != layout) {
-      problems.push_back("record before its layout's size record: " + line);
-      continue;
-    }
-    layouts.back().records.push_back(json::parse(line));
+std::vector<std::string> flags_of(const json& test) { return test["flags"]; }
+
+// The bits of a buffer of `plan`'s layout that no element occupies (1 =
+// padding), from the impl's index.
+std::vector<uint8_t> impl_padding_mask(const impl::IndexPlan& plan) {
+  const int64_t bits = plan.shape().element_bits();
+  std::vector<uint8_t> mask(static_cast<size_t>(plan.byte_size()), 0xff);
+  for_each_element(plan.shape().dims, [&](const std::vector<int64_t>& e) {
+    const int64_t first = plan.linear_index_checked(e) * bits;
+    for (int64_t bit = first; bit < first + bits; ++bit) mask[bit / 8] &= ~(1u << (bit % 8));
+  });
+  return mask;
+}
+
+// Everything wrong with one layout test group, checked with the impl.
+void check_layout_group(const json& group, std::vector<std::string>& problems) {
+  const std::string where = "group " + group["id"].get<std::string>() + ": ";
+  const std::string layout = group["layout"];
+  const ShapeWithLayout shape = parse_shape(layout);
+  if (print_shape(shape) != layout) problems.push_back(where + "not canonical");
+  const json& f = group["fields"];
+  if (f["text"] != layout || f["dims"] != shape.dims ||
+      f["minor_to_major"] != shape.layout.minor_to_major ||
+      f["element_bits"] != shape.element_bits() ||
+      f["element_type"] != std::string(element_type_name(shape.type))) {
+    problems.push_back(where + "fields " + f.dump() + " are not the layout's");
   }
-  for (const LayoutRecords& l : layouts) {
-    const std::string where = "layout " + l.layout + ": ";
-    try {
-      if (print_shape(parse_shape(l.layout)) != l.layout)
-        problems.push_back(where + "not canonical");
-      const impl::PackPlan plan(parse_shape(l.layout));
-      const impl::IndexPlan& index = plan.index();
-      const json& size = l.records.front();
-      if (size["elements"] != index.element_count() || size["bytes"] != index.byte_size()) {
-        problems.push_back(where + "size record " + size.dump() + ", the impl says " +
+  const impl::PackPlan plan(shape);
+  const impl::IndexPlan& index = plan.index();
+  std::set<std::vector<int64_t>> elements;
+  std::vector<int64_t> e(index.rank());
+  std::set<std::string> ops;
+  for (const json& t : group["tests"]) {
+    const std::string op = t["op"], id = t["id"];
+    ops.insert(op);
+    if (t["result"] != "valid") problems.push_back(id + ": a layout test that is not valid");
+    if (op == "size") {
+      if (t["elements"] != index.element_count() || t["bytes"] != index.byte_size())
+        problems.push_back(id + ": " + t.dump() + ", the impl says " +
                            std::to_string(index.element_count()) + " elements, " +
                            std::to_string(index.byte_size()) + " bytes");
+    } else if (op == "linear_index") {
+      const std::vector<int64_t> element = t["element"];
+      if (!elements.insert(element).second) problems.push_back(id + ": repeated element");
+      if (t["index"] != index.linear_index_checked(element))
+        problems.push_back(id + ": the impl says " +
+                           std::to_string(index.linear_index_checked(element)));
+    } else if (op == "delinearize") {
+      if (!t["element"].is_null() || index.delinearize(t["position"].get<int64_t>(), e))
+        problems.push_back(id + ": the impl says position " + t["position"].dump() + " is not padding");
+    } else if (op == "pack" || op == "unpack") {
+      const std::vector<uint8_t> dense = from_hex(t["dense_hex"]), packed = from_hex(t["packed_hex"]);
+      if (shape.type == ElementType::kPred &&
+          std::any_of(dense.begin(), dense.end(), [](uint8_t b) { return b > 1; })) {
+        problems.push_back(id + ": a pred value other than 0 or 1");
       }
-      std::set<std::vector<int64_t>> elements;
-      size_t pack_records = 0;
-      for (size_t i = 1; i < l.records.size(); ++i) {
-        const json& r = l.records[i];
-        if (r.contains("index")) {
-          if (pack_records) problems.push_back(where + "index record after the pack record");
-          const std::vector<int64_t> e = r["element"];
-          if (!elements.insert(e).second) problems.push_back(where + "repeated " + r.dump());
-          const int64_t expected = index.linear_index_checked(e);
-          if (r["index"] != expected) {
-            problems.push_back(where + r.dump() + ": the impl says " + std::to_string(expected));
-          }
-          continue;
-        }
-        ++pack_records;
-        if (r.contains("pack_skipped")) continue;
-        const ShapeWithLayout shape = parse_shape(l.layout);
-        const ShapeWithLayout form = parse_shape(r["layout"].get<std::string>());
-        if (r.contains("smaller_form_of")) {
-          bool smaller = form.type == shape.type && form.layout == shape.layout &&
-                         form.rank() == shape.rank() && !(form.dims == shape.dims);
-          for (int64_t i = 0; smaller && i < form.rank(); ++i) smaller = form.dims[i] <= shape.dims[i];
-          if (!smaller) problems.push_back(where + r["layout"].dump() + " is not a smaller form of it");
-        }
-        const impl::PackPlan form_plan(form);
-        const std::vector<uint8_t> dense = from_hex(r["dense_hex"]);
-        const std::vector<uint8_t> packed = from_hex(r["packed_hex"]);
-        if (form.type == ElementType::kPred &&
-            std::any_of(dense.begin(), dense.end(), [](uint8_t b) { return b > 1; })) {
-          problems.push_back(where + "a pred value other than 0 or 1");
-        }
-        std::vector<uint8_t> repacked(form_plan.index().byte_size()),
-            unpacked(form_plan.index().dense_byte_size());
-        form_plan.pack(dense, repacked);
-        form_plan.unpack(packed, unpacked);
-        if (repacked != packed) problems.push_back(where + "the impl packs dense_hex differently");
-        if (unpacked != dense)
-          problems.push_back(where + "the impl unpacks packed_hex differently");
+      std::vector<uint8_t> repacked(index.byte_size()), unpacked(index.dense_byte_size());
+      plan.unpack(packed, unpacked);
+      if (unpacked != dense) problems.push_back(id + ": the impl unpacks packed_hex differently");
+      const std::vector<uint8_t> mask = impl_padding_mask(index);
+      const bool has_padding = std::any_of(mask.begin(), mask.end(), [](uint8_t b) { return b; });
+      if (op == "pack") {
+        plan.pack(dense, repacked);
+        if (repacked != packed) problems.push_back(id + ": the impl packs dense_hex differently");
+        const std::vector<uint8_t> given =
+            t.contains("padding_mask_hex") ? from_hex(t["padding_mask_hex"]) : std::vector<uint8_t>{};
+        if (has_padding ? given != mask : !given.empty())
+          problems.push_back(id + ": padding_mask_hex is not the impl's padding");
+      } else {
+        bool noisy = false;  // some padding bit set
+        for (size_t i = 0; i < packed.size() && i < mask.size(); ++i) noisy |= (packed[i] & mask[i]) != 0;
+        if (!noisy) problems.push_back(id + ": no padding bit is set");
       }
-      if (pack_records != 1) problems.push_back(where + "not exactly one pack record");
-      // The first and the last element are always among the chosen ones.
-      if (index.element_count() > 0) {
-        std::vector<int64_t> first(index.rank(), 0), last;
-        for (const int64_t d : index.shape().dims) last.push_back(d - 1);
-        if (!elements.count(first) || !elements.count(last)) {
-          problems.push_back(where + "the first or the last element is missing");
-        }
-      }
-    } catch (const std::exception& e) {
-      problems.push_back(where + e.what());
+    } else {
+      problems.push_back(id + ": unknown op " + op);
     }
   }
+  if (!ops.count("size")) problems.push_back(where + "no size test");
+  const bool smaller = group.contains("smallerFormOf");
+  if (!smaller && !group.contains("packSkipped") && index.element_count() > 0 && !ops.count("pack") &&
+      !ops.count("linear_index"))
+    problems.push_back(where + "neither index nor pack tests");
+  // The first and the last element are always among the chosen ones.
+  if (!smaller && index.element_count() > 0) {
+    std::vector<int64_t> first(index.rank(), 0), last;
+    for (const int64_t d : index.shape().dims) last.push_back(d - 1);
+    if (!elements.count(first) || !elements.count(last))
+      problems.push_back(where + "the first or the last element is missing");
+  }
+}
+
+// Everything wrong with a vector file (docs/VECTORS.md), checked with the
+// impl, not the spec: the document's keys, unique ids, flags explained in the
+// notes, smaller forms that are smaller, and every value of every test.
+std::vector<std::string> problems_with_vectors(const std::string& text) {
+  std::vector<std::string> problems;
+  json doc;
+  try {
+    doc = parse_document(text);
+  } catch (const std::exception& e) {
+    return {std::string("not JSON: ") + e.what()};
+  }
+  if (doc["format"] != "tilecheck tiled layout vectors" || doc["formatVersion"] != 1 ||
+      doc["schema"] != "tiled_layouts_schema_v1.json")
+    problems.push_back("not a format 1 document");
+  std::set<std::string> ids;
+  std::map<std::string, json> groups_by_id;
+  int64_t tests = 0;
+  for (const json& group : doc["testGroups"]) {
+    for (const json& t : group["tests"]) {
+      ++tests;
+      if (!ids.insert(t["id"].get<std::string>()).second) problems.push_back("repeated id " + t["id"].dump());
+      for (const std::string& flag : flags_of(t)) {
+        if (!doc["notes"].contains(flag)) problems.push_back(t["id"].get<std::string>() + ": flag " + flag + " has no note");
+      }
+    }
+    try {
+      if (group["type"] == "LayoutTest") {
+        if (group.contains("smallerFormOf")) {
+          const auto of = groups_by_id.find(group["smallerFormOf"]);
+          if (of == groups_by_id.end()) {
+            problems.push_back(group["id"].get<std::string>() + ": smallerFormOf names no earlier group");
+          } else {
+            const ShapeWithLayout big = parse_shape(of->second["layout"].get<std::string>());
+            const ShapeWithLayout form = parse_shape(group["layout"].get<std::string>());
+            bool is_smaller = form.type == big.type && form.layout == big.layout &&
+                              form.rank() == big.rank() && !(form.dims == big.dims);
+            for (int64_t i = 0; is_smaller && i < form.rank(); ++i) is_smaller = form.dims[i] <= big.dims[i];
+            if (!is_smaller) problems.push_back(group["id"].get<std::string>() + " is not a smaller form");
+          }
+        }
+        groups_by_id[group["id"]] = group;
+        check_layout_group(group, problems);
+      } else if (group["type"] != "ParseTest") {
+        problems.push_back("a group of unknown type " + group["type"].dump());
+      }
+    } catch (const std::exception& e) {
+      problems.push_back("group " + group.value("id", std::string("?")) + ": " + e.what());
+    }
+  }
+  if (doc["numberOfTests"] != tests) problems.push_back("numberOfTests is not the number of tests");
   return problems;
 }
 
-TEST(Vectors, RecordsOfOneLayout) {
-  const std::string figure1 = catalog_layout("doc_figure1");
+const json& find_test(const json& doc, const std::string& id) {
+  for (const json& group : doc["testGroups"]) {
+    for (const json& t : group["tests"]) {
+      if (t["id"] == id) return t;
+    }
+  }
+  static const json none;
+  ADD_FAILURE() << "no test " << id;
+  return none;
+}
+
+TEST(Vectors, TestsOfOneLayout) {
   const Output r = tilecheck({"vectors", "F32[3, 5]{1,0:T(2,2)}", "--count", "4"});
   expect_ok(r);
-  const std::vector<std::string> lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), 6u) << r.out;
-  EXPECT_EQ(lines[0], R"({"layout":"f32[3,5]{1,0:T(2,2)}","elements":15,"bytes":96})");
-  EXPECT_EQ(lines[1], R"({"layout":"f32[3,5]{1,0:T(2,2)}","element":[0,0],"index":0})");
-  EXPECT_EQ(lines[2], R"({"layout":"f32[3,5]{1,0:T(2,2)}","element":[2,4],"index":20})");
-  EXPECT_EQ(lines[5].rfind(R"({"layout":"f32[3,5]{1,0:T(2,2)}","dense_hex":")", 0), 0u);
-  const json pack = json::parse(lines[5]);
+  const json doc = parse_document(r.out);
+  ASSERT_EQ(doc["testGroups"].size(), 1u);
+  const json& group = doc["testGroups"][0];
+  EXPECT_EQ(group["layout"], "f32[3,5]{1,0:T(2,2)}");
+  const std::string id = "f32[3,5]{1,0:T(2,2)}";
+  EXPECT_EQ(find_test(doc, id + "/size")["bytes"], 96);
+  EXPECT_EQ(find_test(doc, id + "/index[0,0]")["index"], 0);
+  EXPECT_EQ(find_test(doc, id + "/index[2,4]")["index"], 20);
+  const json& pack = find_test(doc, id + "/pack");
   EXPECT_EQ(pack["dense_hex"].get<std::string>().size(), 2u * 15 * 4);
   EXPECT_EQ(pack["packed_hex"].get<std::string>().size(), 2u * 96);
+  EXPECT_EQ(flags_of(pack), (std::vector<std::string>{"Ragged", "Padding"}));
+  EXPECT_EQ(find_test(doc, id + "/unpack_nonzero_padding")["op"], "unpack");
+  EXPECT_EQ(doc["numberOfTests"], group["tests"].size());
   EXPECT_EQ(problems_with_vectors(r.out), std::vector<std::string>{});
+  // Each test on a line of its own.
+  EXPECT_NE(r.out.find("\n        {\"id\":\"f32[3,5]{1,0:T(2,2)}/size\",\"op\":\"size\","), std::string::npos);
 }
 
 TEST(Vectors, AllElementsRowMajorWhenTheCountCoversThem) {
   const Output r = tilecheck({"vectors", catalog_layout("doc_figure1"), "--count", "15"});
   expect_ok(r);
-  const std::vector<std::string> lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), 17u);
-  for (int i = 0; i < 15; ++i) {
-    EXPECT_EQ(json::parse(lines[1 + i])["element"], json::array({i / 5, i % 5}));
+  std::vector<json> elements;
+  const json doc = parse_document(r.out);
+  for (const json& t : doc["testGroups"][0]["tests"]) {
+    if (t["op"] == "linear_index") elements.push_back(t["element"]);
   }
+  ASSERT_EQ(elements.size(), 15u);
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(elements[i], json::array({i / 5, i % 5}));
 }
 
 TEST(Vectors, DeterministicForASeedAndIndependentOfOtherLayouts) {
@@ -214,9 +273,9 @@ TEST(Vectors, DeterministicForASeedAndIndependentOfOtherLayouts) {
   const Output both = tilecheck({"vectors", a, b, "--seed", "7"});
   expect_ok(both);
   EXPECT_EQ(tilecheck({"vectors", a, b, "--seed", "7"}).out, both.out);
-  EXPECT_EQ(
-      tilecheck({"vectors", a, "--seed", "7"}).out + tilecheck({"vectors", b, "--seed", "7"}).out,
-      both.out);
+  const json together = parse_document(both.out);
+  const json alone = parse_document(tilecheck({"vectors", b, "--seed", "7"}).out);
+  EXPECT_EQ(together["testGroups"].back(), alone["testGroups"].back());
   EXPECT_NE(tilecheck({"vectors", a, b, "--seed", "8"}).out, both.out);
   EXPECT_EQ(problems_with_vectors(both.out), std::vector<std::string>{});
 }
@@ -229,37 +288,49 @@ TEST(Vectors, ChosenElementsIncludeTileCorners) {
   const Output r = tilecheck({"vectors", catalog_layout("tpu_f32"), "--count", "40"});
   expect_ok(r);
   int at_corner = 0;
-  for (const std::string& line : lines_of(r.out)) {
-    const json record = json::parse(line);
-    if (!record.contains("element")) continue;
-    const int64_t row = record["element"][0], col = record["element"][1];
+  const json doc = parse_document(r.out);
+  for (const json& t : doc["testGroups"][0]["tests"]) {
+    if (t["op"] != "linear_index") continue;
+    const int64_t row = t["element"][0], col = t["element"][1];
     at_corner += (row % 8 == 0 || row % 8 == 7) && (col % 128 == 0 || col % 128 == 127);
   }
   EXPECT_GE(at_corner, 8) << r.out;
 }
 
 TEST(Vectors, LargeLayoutsPackASmallerForm) {
-  const Output r = tilecheck({"vectors", catalog_layout("tpu_f32")});
+  const Output r = tilecheck({"vectors", catalog_layout("tpu_f32"), "--count", "2"});
   expect_ok(r);
-  // Sizes near int64's limit: records all the same, without overflowing.
-  const Output huge =
-      tilecheck({"vectors", "pred[3000000000,3000000000]{1,0:E(1)}", "--count", "3"});
-  expect_ok(huge);
-  EXPECT_EQ(lines_of(huge.out).size(), 5u) << huge.out;
-  EXPECT_EQ(problems_with_vectors(huge.out), std::vector<std::string>{});
-  EXPECT_EQ(lines_of(r.out).back().rfind(
-                R"({"layout":"f32[16,33]{1,0:T(8,128)}","smaller_form_of":"f32[16,256]{1,0:T(8,128)}",)"
-                R"("dense_hex":")",
-                0),
-            0u)
-      << r.out;
+  const json doc = parse_document(r.out);
+  ASSERT_EQ(doc["testGroups"].size(), 2u);
+  const json& small = doc["testGroups"][1];
+  EXPECT_EQ(small["smallerFormOf"], "f32[16,256]{1,0:T(8,128)}");
+  EXPECT_EQ(small["layout"], "f32[16,17]{1,0:T(8,128)}");
+  EXPECT_EQ(flags_of(small["tests"][0]).back(), "SmallerForm");
   EXPECT_EQ(problems_with_vectors(r.out), std::vector<std::string>{});
+  // Sizes near int64's limit: tests all the same, without overflowing.
+  const Output huge = tilecheck({"vectors", "pred[3000000000,3000000000]{1,0:E(1)}", "--count", "3"});
+  expect_ok(huge);
+  EXPECT_EQ(problems_with_vectors(huge.out), std::vector<std::string>{});
   // A tile larger than the limit: no form fits.
   const Output big_tile = tilecheck({"vectors", "f32[4096]{0:T(4096)}", "--count", "1"});
   expect_ok(big_tile);
-  EXPECT_EQ(lines_of(big_tile.out).back(),
-            R"({"layout":"f32[4096]{0:T(4096)}","pack_skipped":"one tile of this layout is above )"
-            R"(the 8192-byte limit for pack records"})");
+  EXPECT_EQ(parse_document(big_tile.out)["testGroups"][0]["packSkipped"],
+            "one tile of this layout is above the 8192-byte limit for pack tests");
+}
+
+TEST(Vectors, ListGivesOneLinePerTest) {
+  const Output r = tilecheck({"vectors", "--catalog", "--list"});
+  expect_ok(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  EXPECT_EQ(static_cast<int64_t>(lines.size()),
+            parse_document(read_file(kCatalogVectors))["numberOfTests"].get<int64_t>());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "doc_figure1/index[2,4]\tvalid\tRagged,Padding"),
+            lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "parse/m2m_repeated\tinvalid\t"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "parse/element_size_pred\tacceptable\tUntiled,Padding,SubByte,Pred,"
+                      "ElementSize,ElementSizeOnPred"),
+            lines.end());
 }
 
 TEST(Vectors, BadInputExitsTwo) {
@@ -280,31 +351,36 @@ TEST(Vectors, CheckedInCatalogIsCurrent) {
   const Output r = tilecheck({"vectors", "--catalog"});
   expect_ok(r);
   EXPECT_EQ(first_difference(read_file(kCatalogVectors), r.out), "")
-      << "regenerate with: tilecheck vectors --catalog > vectors/catalog.jsonl";
+      << "regenerate with: tilecheck vectors --catalog > vectors/v1/tiled_layouts_test.json";
 }
 
 TEST(Vectors, CheckedInCatalogAgreesWithTheImpl) {
   const std::string text = read_file(kCatalogVectors);
   EXPECT_EQ(problems_with_vectors(text), std::vector<std::string>{});
-  std::map<std::string, int> kinds;
-  std::set<std::string> layouts;
-  for (const std::string& line : lines_of(text)) {
-    const json record = json::parse(line);
-    layouts.insert(record[record.contains("smaller_form_of") ? "smaller_form_of" : "layout"].get<std::string>());
-    for (const char* kind : {"elements", "index", "dense_hex", "smaller_form_of", "pack_skipped"}) {
-      kinds[kind] += record.contains(kind);
+  const json doc = parse_document(text);
+  std::set<std::string> own_groups;
+  std::map<std::string, int> ops, results;
+  std::set<std::string> packed;  // groups with pack data, a smaller form's counted for its layout
+  for (const json& group : doc["testGroups"]) {
+    if (group["type"] == "LayoutTest" && !group.contains("smallerFormOf")) own_groups.insert(group["id"]);
+    for (const json& t : group["tests"]) {
+      ++ops[t["op"]];
+      ++results[t["result"]];
+      if (t["op"] == "pack") packed.insert(group.value("smallerFormOf", group["id"].get<std::string>()));
     }
   }
-  EXPECT_EQ(layouts.size(), catalog().size());
-  EXPECT_EQ(kinds["elements"], static_cast<int>(catalog().size()));
-  EXPECT_GE(kinds["index"], 400);
+  EXPECT_EQ(own_groups.size(), catalog().size());
   // Every catalogue layout has pack data, its own or a smaller form's.
-  EXPECT_EQ(kinds["dense_hex"], static_cast<int>(catalog().size()));
-  EXPECT_EQ(kinds["pack_skipped"], 0);
-  EXPECT_GE(kinds["smaller_form_of"], 10);
+  EXPECT_EQ(packed.size(), catalog().size());
+  EXPECT_GE(ops["linear_index"], 400);
+  EXPECT_GE(ops["delinearize"], 40);
+  EXPECT_GE(ops["unpack"], 20);
+  EXPECT_EQ(ops["parse"], static_cast<int>(parse_cases().size()));
+  EXPECT_GE(results["invalid"], 20);
+  EXPECT_GE(results["acceptable"], 3);
 }
 
-// The checker above must catch a wrong file: one wrong number of each kind.
+// The checker above must catch a wrong file: one wrong value of each kind.
 TEST(Vectors, TheImplCheckerCatchesATamperedFile) {
   const Output r = tilecheck({"vectors", catalog_layout("u2_tiled"), "--count", "8"});
   expect_ok(r);
@@ -313,28 +389,36 @@ TEST(Vectors, TheImplCheckerCatchesATamperedFile) {
     std::string text = r.out;
     const size_t at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
   };
-  const int64_t bytes = json::parse(lines_of(r.out).front())["bytes"];
-  EXPECT_NE(problems_with_vectors(tampered("\"bytes\":" + std::to_string(bytes) + "}",
-                                           "\"bytes\":" + std::to_string(bytes + 1) + "}")),
+  const json doc = parse_document(r.out);
+  const std::string id = "u2[6,10]{1,0:T(4,4)}";
+  const int64_t bytes = find_test(doc, id + "/size")["bytes"];
+  EXPECT_NE(problems_with_vectors(tampered("\"bytes\":" + std::to_string(bytes) + ",",
+                                           "\"bytes\":" + std::to_string(bytes + 1) + ",")),
             std::vector<std::string>{});
-  EXPECT_NE(
-      problems_with_vectors(tampered(R"("element":[5,9],"index":)", R"("element":[5,8],"index":)")),
-      std::vector<std::string>{});
+  const std::string index = std::to_string(find_test(doc, id + "/index[5,9]")["index"].get<int64_t>());
+  EXPECT_NE(problems_with_vectors(tampered(R"("element":[5,9],"index":)" + index,
+                                           R"("element":[5,9],"index":)" + index + "1")),
+            std::vector<std::string>{});
   EXPECT_NE(problems_with_vectors(tampered(R"("packed_hex":")", R"("packed_hex":"ff)")),
             std::vector<std::string>{});
-  std::string flipped = r.out;
-  const size_t packed = flipped.find(R"("packed_hex":")") + 14;
-  flipped[packed] = flipped[packed] == '0' ? '1' : '0';
-  EXPECT_NE(problems_with_vectors(flipped), std::vector<std::string>{});
+  EXPECT_NE(problems_with_vectors(tampered(R"("padding_mask_hex":"00)", R"("padding_mask_hex":"01)")),
+            std::vector<std::string>{});
+  EXPECT_NE(problems_with_vectors(tampered(R"("op":"delinearize","position":)",
+                                           R"("op":"delinearize","position":0,"x":)")),
+            std::vector<std::string>{});
+  EXPECT_NE(problems_with_vectors(tampered(R"("flags":["Ragged")", R"("flags":["Wobbly")")),
+            std::vector<std::string>{});
+  EXPECT_NE(problems_with_vectors(tampered(R"("numberOfTests": )", R"("numberOfTests": 1)")),
+            std::vector<std::string>{});
   // A "smaller form" that is not one, and a pred value that is not 0 or 1.
   const Output large = tilecheck({"vectors", catalog_layout("tpu_f32"), "--count", "2"});
   ASSERT_EQ(problems_with_vectors(large.out), std::vector<std::string>{});
   std::string not_smaller = large.out;
-  const size_t form = not_smaller.find(R"({"layout":"f32[16,33])");
+  const size_t form = not_smaller.find(R"("layout": "f32[16,17])");
   ASSERT_NE(form, std::string::npos) << large.out;
-  not_smaller.replace(form, 22, R"({"layout":"f32[16,34])");
+  not_smaller.replace(form, 21, R"("layout": "f32[16,300])");
   EXPECT_NE(problems_with_vectors(not_smaller), std::vector<std::string>{});
   const Output pred = tilecheck({"vectors", "pred[3,5]{1,0:T(2,2)}", "--count", "2"});
   ASSERT_EQ(problems_with_vectors(pred.out), std::vector<std::string>{});

@@ -58,10 +58,12 @@ std::vector<uint8_t> base64_decode(const std::string& in) {
   return out;
 }
 
-// Whether `text` is a layout: it parses, and its sizes fit in int64.
+// Whether `text` is a layout: it parses, it has no unbounded dim '?' (which
+// has no buffer), and its sizes fit in int64.
 json parse_result(const ExampleImpl& impl, const std::string& text) {
   try {
     const ShapeWithLayout s = tilecheck::parse_shape(text);
+    if (s.has_symbolic_dims()) return {{"valid", false}, {"message", "an unbounded dim '?' has no size"}};
     impl.byte_size(s);
     return {{"valid", true}};
   } catch (const std::exception& e) {
