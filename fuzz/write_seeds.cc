@@ -8,7 +8,8 @@
 // RECIPE-mode seeds (recipe_<k>, fixed pseudo-random bytes) start the
 // recipe's side, and KERNEL-mode seeds of pack_roundtrip (kernel_<k>) its
 // SIMD kernels; divisor_above_2_62 starts index_differential's divisions
-// near INT64_MAX. Hand-written seeds live beside them under other names.
+// near INT64_MAX; parse_layout gets the golden vectors' parse cases
+// (parse_<name>). Hand-written seeds live beside them under other names.
 //
 //   fuzz_write_seeds DIR          (re)write the generated seeds under DIR
 //   fuzz_write_seeds --check DIR  exit 1 unless every generated seed under DIR
@@ -71,6 +72,11 @@ std::map<std::string, std::string> catalogue_seeds() {
       {"split", "f32[123,456]{1,0:T(2,128)S(3)SC(1:200)}"},
   };
   for (const auto& [name, text] : xla_texts) seeds["parse_layout/xla_" + std::string(name)] = text;
+  // The golden vectors' parse cases: texts a parser must accept or reject,
+  // each invalid one a single step from a valid text.
+  for (const tilecheck::ParseCase& c : tilecheck::parse_cases()) {
+    seeds["parse_layout/parse_" + std::string(c.name)] = std::string(c.text);
+  }
   // A divisor above 2^62: index_differential delinearizes its last position
   // (the input's choices are used up), where a multiply-shift division that
   // is one bit short goes wrong.
