@@ -327,6 +327,66 @@ tilecheck_status tilecheck_delinearize(const tilecheck_layout* layout, int engin
   });
 }
 
+tilecheck_status tilecheck_linear_index_batch(const tilecheck_layout* layout, int engine,
+                                              const int64_t* elements, int64_t count, int64_t rank,
+                                              int64_t* indices, tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_OUT_OF_RANGE, [&] {
+    require_pointer(layout, "layout");
+    require_rank(*layout, rank);
+    if (count < 0) fail(TILECHECK_ERROR_INVALID_ARGUMENT, "count is negative");
+    if (count == 0) return;
+    require_pointer(indices, "indices");
+    if (rank > 0) require_pointer(elements, "elements");
+    const std::span<const int64_t> all(elements, static_cast<size_t>(count * rank));
+    std::vector<int64_t> out(static_cast<size_t>(count));
+    if (uses_spec(engine)) {
+      for (int64_t i = 0; i < count; ++i) {
+        const std::vector<int64_t> e(all.begin() + i * rank, all.begin() + (i + 1) * rank);
+        out[i] = tilecheck::spec::linear_index(layout->shape, e);
+      }
+    } else {
+      layout->plan.index().linear_index_batch_checked(all, out);
+    }
+    std::memcpy(indices, out.data(), out.size() * sizeof(int64_t));
+  });
+}
+
+tilecheck_status tilecheck_delinearize_batch(const tilecheck_layout* layout, int engine,
+                                             const int64_t* positions, int64_t count,
+                                             int64_t* elements, int64_t rank, int* is_element,
+                                             tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_OUT_OF_RANGE, [&] {
+    require_pointer(layout, "layout");
+    require_rank(*layout, rank);
+    if (count < 0) fail(TILECHECK_ERROR_INVALID_ARGUMENT, "count is negative");
+    if (count == 0) return;
+    require_pointer(positions, "positions");
+    require_pointer(is_element, "is_element");
+    if (rank > 0) require_pointer(elements, "elements");
+    const std::span<const int64_t> asked(positions, static_cast<size_t>(count));
+    std::vector<int64_t> rows(static_cast<size_t>(count * rank), -1);
+    std::vector<int> found(static_cast<size_t>(count), 0);
+    if (uses_spec(engine)) {
+      for (int64_t i = 0; i < count; ++i) {
+        const std::optional<std::vector<int64_t>> e = tilecheck::spec::delinearize(layout->shape, asked[i]);
+        if (e) std::copy(e->begin(), e->end(), rows.begin() + i * rank);
+        found[i] = e.has_value();
+      }
+    } else {
+      const tilecheck::impl::IndexPlan& plan = layout->plan.index();
+      plan.delinearize_batch(asked, rows);
+      // A padding row is all -1; an element's coordinates are >= 0 (rank 0:
+      // every position below the padded count of a scalar holds its element
+      // unless it is padding, which delinearize tells apart).
+      for (int64_t i = 0; i < count; ++i) {
+        found[i] = rank > 0 ? rows[i * rank] >= 0 : plan.delinearize(asked[i], {});
+      }
+    }
+    if (rank > 0) std::memcpy(elements, rows.data(), rows.size() * sizeof(int64_t));
+    std::memcpy(is_element, found.data(), found.size() * sizeof(int));
+  });
+}
+
 tilecheck_status tilecheck_pack(const tilecheck_layout* layout, int engine, const void* dense,
                                 size_t dense_bytes, void* physical, size_t physical_bytes,
                                 tilecheck_error* error) {

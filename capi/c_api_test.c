@@ -416,11 +416,68 @@ static void test_catalogue(void) {
   }
 }
 
+/* The batches give, for every element and position of Figure 1, what the
+   one-at-a-time calls give, on both engines; a bad row writes nothing. */
+static void test_batches(void) {
+  tilecheck_layout *layout = parse_or_die("f32[3,5]{1,0:T(2,2)}");
+  tilecheck_error error;
+  int64_t elements[15 * 2], indices[15], positions[24], rows[24 * 2];
+  int is_element[24];
+  int e, p, k;
+  for (e = 0; e < 15; ++e) {
+    elements[2 * e] = e / 5;
+    elements[2 * e + 1] = e % 5;
+  }
+  for (p = 0; p < 24; ++p) positions[p] = p;
+  for (k = 0; k < 2; ++k) {
+    int padding = 0;
+    CHECK(tilecheck_linear_index_batch(layout, engines[k], elements, 15, 2, indices, &error) ==
+          TILECHECK_OK);
+    for (e = 0; e < 15; ++e) {
+      int64_t one = -1;
+      CHECK(tilecheck_linear_index(layout, engines[k], elements + 2 * e, 2, &one, NULL) ==
+            TILECHECK_OK);
+      CHECK(indices[e] == one);
+    }
+    CHECK(tilecheck_delinearize_batch(layout, engines[k], positions, 24, rows, 2, is_element,
+                                      &error) == TILECHECK_OK);
+    for (p = 0; p < 24; ++p) {
+      if (!is_element[p]) {
+        ++padding;
+        CHECK(rows[2 * p] == -1 && rows[2 * p + 1] == -1);
+        continue;
+      }
+      CHECK(rows[2 * p] >= 0 && rows[2 * p] < 3 && rows[2 * p + 1] >= 0 && rows[2 * p + 1] < 5);
+      CHECK(indices[rows[2 * p] * 5 + rows[2 * p + 1]] == p);
+    }
+    CHECK(padding == 9);
+    /* Element 1 of the batch has a column of 5: nothing written. */
+    elements[3] = 5;
+    indices[0] = 77;
+    CHECK(tilecheck_linear_index_batch(layout, engines[k], elements, 15, 2, indices, &error) ==
+          TILECHECK_ERROR_OUT_OF_RANGE);
+    CHECK(indices[0] == 77);
+    elements[3] = 1;
+    positions[23] = 24;
+    is_element[0] = 5;
+    CHECK(tilecheck_delinearize_batch(layout, engines[k], positions, 24, rows, 2, is_element,
+                                      &error) == TILECHECK_ERROR_OUT_OF_RANGE);
+    CHECK(is_element[0] == 5);
+    positions[23] = 23;
+    CHECK(tilecheck_linear_index_batch(layout, engines[k], elements, 15, 3, indices, &error) ==
+          TILECHECK_ERROR_INVALID_ARGUMENT);
+    CHECK(tilecheck_linear_index_batch(layout, engines[k], NULL, 0, 2, NULL, &error) ==
+          TILECHECK_OK);
+  }
+  tilecheck_layout_free(layout);
+}
+
 int main(void) {
   test_versions_and_status_names();
   test_parse_and_print();
   test_sizes();
   test_index_and_delinearize();
+  test_batches();
   test_pack_unpack_relayout();
   test_catalogue();
   if (failures != 0) {

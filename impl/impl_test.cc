@@ -103,6 +103,13 @@ TEST_P(ImplVsSpec, LinearIndexEveryElement) {
   std::vector<int64_t> batch(expected.size(), -1);
   p.linear_index_batch(all, batch);
   EXPECT_EQ(batch, expected);
+  std::vector<int64_t> checked(expected.size(), -1);
+  p.linear_index_batch_checked(all, checked);
+  EXPECT_EQ(checked, expected);
+  // And back: every position of the batch holds its element.
+  std::vector<int64_t> rows(all.size(), -2);
+  p.delinearize_batch(expected, rows);
+  EXPECT_EQ(rows, all);
 }
 
 // Also checks for_each_in_physical_order against the same spec results.
@@ -407,6 +414,22 @@ TEST(Errors, CheckedIndexAndBatchShapes) {
   EXPECT_THROW(p.linear_index_batch(std::vector<int64_t>{0, 0, 1}, out), Error);
   std::vector<int64_t> e(1);
   EXPECT_THROW(p.delinearize(0, e), Error);
+  // The checked batch names the bad element and writes nothing.
+  std::vector<int64_t> two{7, 7};
+  try {
+    p.linear_index_batch_checked(std::vector<int64_t>{0, 0, 2, 5}, two);
+    ADD_FAILURE() << "no error for a column of 5";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("element 1 of the batch: coordinate 1 is 5"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(two, (std::vector<int64_t>{7, 7}));
+  // Padding positions give rows of -1; a position past the padded count throws.
+  std::vector<int64_t> rows(4, 0);
+  p.delinearize_batch(std::vector<int64_t>{0, 9}, rows);  // 9: a padding position
+  EXPECT_EQ(rows, (std::vector<int64_t>{0, 0, -1, -1}));
+  EXPECT_THROW(p.delinearize_batch(std::vector<int64_t>{24}, std::span<int64_t>(rows).first(2)), Error);
+  EXPECT_THROW(p.delinearize_batch(std::vector<int64_t>{0}, rows), Error);  // room for two
 }
 
 TEST(FastDiv, MatchesHardwareDivision) {

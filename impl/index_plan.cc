@@ -145,6 +145,46 @@ void IndexPlan::linear_index_batch(std::span<const int64_t> elements, std::span<
   }
 }
 
+void IndexPlan::linear_index_batch_checked(std::span<const int64_t> elements,
+                                           std::span<int64_t> out) const {
+  const size_t r = static_cast<size_t>(rank());
+  if (elements.size() != out.size() * r) {
+    throw Error("linear_index_batch: " + std::to_string(elements.size()) + " coordinates for " +
+                std::to_string(out.size()) + " elements of rank " + std::to_string(r));
+  }
+  const std::vector<int64_t>& dims = shape().dims;
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const size_t d = i % r;
+    if (elements[i] < 0 || elements[i] >= dims[d]) {
+      throw Error("element " + std::to_string(i / r) + " of the batch: coordinate " +
+                  std::to_string(d) + " is " + std::to_string(elements[i]) + ", outside [0, " +
+                  std::to_string(dims[d]) + ")");
+    }
+  }
+  linear_index_batch(elements, out);
+}
+
+void IndexPlan::delinearize_batch(std::span<const int64_t> positions,
+                                  std::span<int64_t> elements) const {
+  const size_t r = static_cast<size_t>(rank());
+  if (elements.size() != positions.size() * r) {
+    throw Error("delinearize_batch: room for " + std::to_string(elements.size()) +
+                " coordinates, " + std::to_string(positions.size()) + " positions of rank " +
+                std::to_string(r) + " need " + std::to_string(positions.size() * r));
+  }
+  const int64_t padded = padded_element_count();
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (positions[i] < 0 || positions[i] >= padded) {
+      throw Error("position " + std::to_string(i) + " of the batch is " +
+                  std::to_string(positions[i]) + ", outside [0, " + std::to_string(padded) + ")");
+    }
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const std::span<int64_t> row = elements.subspan(i * r, r);
+    if (!delinearize(positions[i], row)) std::fill(row.begin(), row.end(), -1);
+  }
+}
+
 bool IndexPlan::delinearize(int64_t position, std::span<int64_t> element) const {
   const detail::CompiledLayout& c = state_->layout;
   if (position < 0 || position >= c.padded_count) {

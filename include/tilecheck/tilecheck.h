@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TILECHECK_C_API_VERSION 1
+#define TILECHECK_C_API_VERSION 2
 
 #if defined(_WIN32)
 #if defined(TILECHECK_C_BUILDING)
@@ -164,6 +164,25 @@ TILECHECK_C_API tilecheck_status tilecheck_delinearize(const tilecheck_layout *l
                                                        int64_t position, int64_t *element,
                                                        int64_t rank, int *is_element,
                                                        tilecheck_error *error);
+
+/* Batches, one call for many (since version 2). `count` elements of `rank`
+   coordinates each, row after row -> `count` positions in `indices`. Every
+   coordinate is checked before anything is written: the first one out of
+   bounds is TILECHECK_ERROR_OUT_OF_RANGE, its place in the message. */
+TILECHECK_C_API tilecheck_status tilecheck_linear_index_batch(const tilecheck_layout *layout,
+                                                              int engine, const int64_t *elements,
+                                                              int64_t count, int64_t rank,
+                                                              int64_t *indices,
+                                                              tilecheck_error *error);
+/* `count` positions -> for each, is_element[i] = 1 and its `rank`
+   coordinates at elements[i*rank..), or is_element[i] = 0 and that row set
+   to -1 for padding. Every position is checked before anything is written
+   (0 <= position < padded_element_count). */
+TILECHECK_C_API tilecheck_status tilecheck_delinearize_batch(const tilecheck_layout *layout,
+                                                             int engine, const int64_t *positions,
+                                                             int64_t count, int64_t *elements,
+                                                             int64_t rank, int *is_element,
+                                                             tilecheck_error *error);
 
 /* Dense -> physical (padding zero). dense_bytes == tilecheck_dense_byte_size,
    physical_bytes == tilecheck_byte_size. */

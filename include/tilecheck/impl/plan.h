@@ -90,6 +90,14 @@ class IndexPlan {
   int64_t linear_index_checked(std::span<const int64_t> element) const;
   // `elements` holds count*rank coordinates, row after row; writes count indices.
   void linear_index_batch(std::span<const int64_t> elements, std::span<int64_t> out) const;
+  // The same, every coordinate checked first: throws Error naming the first
+  // element out of bounds (its place in the batch and the coordinate), and
+  // writes nothing then.
+  void linear_index_batch_checked(std::span<const int64_t> elements, std::span<int64_t> out) const;
+  // For each of count positions, the element stored there into `elements`
+  // (count*rank coordinates, row after row), or a row of -1 for padding.
+  // Throws Error naming the first position outside [0, padded_element_count()).
+  void delinearize_batch(std::span<const int64_t> positions, std::span<int64_t> elements) const;
   // Writes the element stored at `position` into `element` (size rank) and
   // returns true, or returns false for padding. Throws Error unless
   // 0 <= position < padded_element_count().
