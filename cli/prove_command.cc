@@ -118,15 +118,7 @@ int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err)
     json layouts_json = json::array();
     for (const auto& [name, shape] : layouts) {
       const std::string text = print_shape(shape);
-      std::vector<Outcome> outcomes = prover.prove(shape);
-      outcomes.push_back(prover.prove_no_overflow(shape));
-      // P4 needs concrete dims (the impl compiles a plan for one shape) that
-      // spec and impl both accept; P5 has reported a shape they disagree on.
-      const bool acceptance_differs =
-          outcomes.back().counterexample && outcomes.back().counterexample->elements.empty();
-      if (!shape.has_symbolic_dims() && !acceptance_differs) {
-        outcomes.push_back(prover.prove_impl_agrees(shape));
-      }
+      const std::vector<Outcome> outcomes = prover.prove_layout(shape);
       everything.insert(everything.end(), outcomes.begin(), outcomes.end());
       if (options.json) {
         json obligations = json::array();

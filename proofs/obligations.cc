@@ -84,4 +84,15 @@ Verdict Prover::run(const Query& q, double& ms, z3::model* model, std::string& d
   return v;
 }
 
+std::vector<Outcome> Prover::prove_layout(const ShapeWithLayout& shape) {
+  std::vector<Outcome> outcomes = prove(shape);
+  outcomes.push_back(prove_no_overflow(shape));
+  // P4 needs concrete dims (the impl compiles a plan for one shape) that
+  // spec and impl both accept; P5 has reported a shape they disagree on.
+  const bool acceptance_differs =
+      outcomes.back().counterexample && outcomes.back().counterexample->elements.empty();
+  if (!shape.has_symbolic_dims() && !acceptance_differs) outcomes.push_back(prove_impl_agrees(shape));
+  return outcomes;
+}
+
 }  // namespace tilecheck::proofs

@@ -159,6 +159,10 @@ class Prover {
   // invalid layout.
   std::vector<Outcome> prove(const ShapeWithLayout& shape);
 
+  // Everything `tilecheck prove LAYOUT` asks of one layout: P1-P3, P5, and
+  // P4 when the dims are concrete (and spec and impl accept the shape alike).
+  std::vector<Outcome> prove_layout(const ShapeWithLayout& shape);
+
   // P4: for concrete dims, the impl's index program (impl::IndexPlan::program)
   // computes spec::linear_index_with_tile for every in-bounds element (one
   // symbolic element; linear, since all sizes are constants).
