@@ -105,3 +105,29 @@ if(TILECHECK_BUILD_TESTS)
     tilecheck_missing_optional("clang++" "not found" "the libFuzzer smoke test (fuzz_smoke)" clang libclang-rt-14-dev)
   endif()
 endif()
+
+# The Python package (python/): pybind11 and Python's headers. Debian's
+# python3 (/usr/bin/python3) is the one its python3-* packages are for, so it
+# is preferred over another python3 earlier on the PATH; -DPython_EXECUTABLE
+# chooses another. Not in a sanitizer build: a plain python3 cannot load a
+# sanitized extension (tests/python_tests.sh builds one without them).
+set(TILECHECK_HAVE_PYTHON OFF)
+if(TILECHECK_SANITIZE OR TILECHECK_TSAN)
+  message(STATUS "tilecheck: the Python package is not built in a sanitizer build "
+                 "(its tests build it without sanitizers)")
+else()
+  if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python_EXECUTABLE /usr/bin/python3)
+  endif()
+  set(PYBIND11_FINDPYTHON ON)
+  find_package(Python COMPONENTS Interpreter Development.Module QUIET)
+  if(Python_FOUND)
+    find_package(pybind11 CONFIG QUIET)
+  endif()
+  if(Python_FOUND AND pybind11_FOUND)
+    set(TILECHECK_HAVE_PYTHON ON)
+  else()
+    tilecheck_missing_optional("pybind11 and Python's headers" "not found"
+                               "the Python package (python/)" python3-pybind11 python3-dev)
+  endif()
+endif()

@@ -30,6 +30,11 @@ tilecheck_test_packages=(
   librsvg2-bin        # rsvg-convert: a test renders the SVG figures
   python3             # scripts/bench's report; the Python example implementation and the gate protocol's tests
   python3-jsonschema  # a test validates a recorded gate protocol exchange against docs/protocol-v1.schema.json
+  python3-pybind11    # the Python package (python/): C++ bindings (pulls pybind11-dev)
+  python3-dev         # the Python package: Python's headers
+  python3-numpy       # the Python package: arrays in and out of pack, unpack, the index batches
+  python3-pytest      # the Python package's tests
+  python3-hypothesis  # the Python package's strategies (tilecheck.strategies) and property tests
   pkgconf             # pkg-config: the package tests build against tilecheck.pc
   zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
   unzip               # scripts/oss-fuzz-local checks the seed corpus zips
