@@ -215,3 +215,26 @@ def test_out_buffers_are_written_in_place():
         frozen = np.empty(layout.byte_size, np.uint8)
         frozen.flags.writeable = False
         tilecheck.pack(dense, layout, out=frozen)
+
+
+TYPES = ["pred", "s1", "s2", "s4", "s8", "s16", "s32", "s64", "u1", "u2", "u4", "u8", "u16", "u32",
+         "u64", "f16", "bf16", "f32", "f64", "c64", "c128", "f8e5m2", "f8e4m3", "f8e4m3fn",
+         "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f8e8m0fnu", "f4e2m1fn"]
+
+
+@pytest.mark.parametrize("element_type", TYPES)
+def test_every_element_type_round_trips(element_type):
+    layout = Layout.parse(f"{element_type}[3,5]{{1,0:T(2,2)}}")
+    rng = np.random.default_rng(7)
+    raw = rng.integers(0, 256, size=layout.dense_byte_size, dtype=np.uint8)
+    dense = raw.view(layout.dtype).reshape(layout.dims) if layout.dtype.kind != "b" else \
+        (raw & 1).astype(bool).reshape(layout.dims)
+    bits, kind = layout.element_bits, layout.dtype.kind
+    if kind in "iu" and bits < 8 * layout.dtype.itemsize:  # keep the values the element holds
+        low = dense.astype(np.int64) & ((1 << bits) - 1)
+        if kind == "i":
+            low = np.where(low >= 1 << (bits - 1), low - (1 << bits), low)
+        dense = low.astype(layout.dtype)
+    packed = tilecheck.pack(dense, layout)
+    assert packed.shape == (layout.byte_size,)
+    assert tilecheck.unpack(packed, layout).tobytes() == dense.tobytes()
