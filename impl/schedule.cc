@@ -63,8 +63,14 @@ bool make_panel(const CompiledLayout& c, Schedule& s) {
 // The threads a call may use: options.threads, or the hardware's when 0.
 int thread_count(const ExecOptions& options) {
   if (options.threads > 0) return options.threads;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(hw);
+  // Asked once: glibc answers hardware_concurrency() by reading sysfs, an
+  // open, read and close that cost several microseconds, far more than
+  // packing a small array.
+  static const int cores = [] {
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw == 0 ? 1 : static_cast<int>(hw);
+  }();
+  return cores;
 }
 
 }  // namespace
@@ -118,9 +124,9 @@ WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pac
                      int64_t lim) {
   const Digit& d0 = schedule.nest.digits[0];
   const bool bit_elements = c.bits % 8 != 0;
-  int threads = static_cast<int>(std::min<int64_t>(thread_count(options), lim));
   // Automatic thread count: arrays below parallel_bytes stay on one thread.
-  if (options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < options.parallel_bytes) threads = 1;
+  const bool small = options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < options.parallel_bytes;
+  int threads = small ? 1 : static_cast<int>(std::min<int64_t>(thread_count(options), lim));
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
   return {lim, d0.dst_stride * c.bits, std::max(threads, 1)};
