@@ -40,7 +40,10 @@ namespace {
 class PyLayout {
  public:
   explicit PyLayout(ShapeWithLayout shape)
-      : shape_(std::move(shape)), text_(print_shape(shape_)), plan_(shape_) {}
+      : shape_(std::move(shape)),
+        text_(print_shape(shape_)),
+        plan_(shape_),
+        dtype_(py::dtype(files::dense_dtype(shape_))) {}
 
   // As the command line reads a LAYOUT argument, with its message.
   static PyLayout parse(const std::string& text) {
@@ -57,11 +60,15 @@ class PyLayout {
   const std::string& text() const { return text_; }
   const impl::PackPlan& plan() const { return plan_; }
   const impl::IndexPlan& index() const { return plan_.index(); }
+  // The numpy dtype of the dense array (files/npy.h's table), made once:
+  // a small pack is cheaper than parsing a dtype string.
+  const py::dtype& dtype() const { return dtype_; }
 
  private:
   ShapeWithLayout shape_;
   std::string text_;
   impl::PackPlan plan_;
+  py::dtype dtype_;
 };
 
 py::tuple to_tuple(const std::vector<int64_t>& values) { return py::cast(values); }
@@ -80,7 +87,7 @@ py::tuple tiles_of(const ShapeWithLayout& shape) {
   return py::tuple(tiles);
 }
 
-py::dtype dense_dtype(const PyLayout& l) { return py::dtype(files::dense_dtype(l.shape())); }
+py::dtype dense_dtype(const PyLayout& l) { return l.dtype(); }
 
 std::string name_of(const py::dtype& d) { return py::str(py::handle(d)).cast<std::string>(); }
 
