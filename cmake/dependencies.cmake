@@ -112,7 +112,7 @@ endif()
 # chooses another. Not in a sanitizer build: a plain python3 cannot load a
 # sanitized extension (tests/python_tests.sh builds one without them).
 set(TILECHECK_HAVE_PYTHON OFF)
-if(TILECHECK_SANITIZE OR TILECHECK_TSAN)
+if(TILECHECK_SANITIZE OR TILECHECK_TSAN OR TILECHECK_FUZZ)
   message(STATUS "tilecheck: the Python package is not built in a sanitizer build "
                  "(its tests build it without sanitizers)")
 else()
