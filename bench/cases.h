@@ -42,4 +42,20 @@ inline const std::vector<Case>& cases() {
   return v;
 }
 
+// The size sweep's cases (bench/tilecheck_bench.cc runs each from 16 KiB to
+// 256 MiB): the layout's tiles, type and order; the dims are the sweep's.
+struct SweepCase {
+  const char* name;
+  const char* layout;
+};
+
+inline const std::vector<SweepCase>& sweep_cases() {
+  static const std::vector<SweepCase> v = {
+      {"f32_8x128", "f32[8,512]{1,0:T(8,128)}"},
+      {"bf16_8x128_2x1", "bf16[8,512]{1,0:T(8,128)(2,1)}"},
+      {"s8_8x128_4x1", "s8[8,512]{1,0:T(8,128)(4,1)}"},
+  };
+  return v;
+}
+
 }  // namespace tilecheck::bench

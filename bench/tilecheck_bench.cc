@@ -14,7 +14,23 @@
 //                       only when oneDNN's output equals PackPlan's byte for byte
 //   linear_index/<case>, spec_linear_index/<case>: items_per_second over a
 //                       fixed batch of random elements
+//
+// The size sweep, 16 KiB to 256 MiB of dense bytes (kSweepBytes), with the
+// plan built once outside the timed loop, so a call's fixed cost shows at
+// the small sizes:
+//   sweep_pack/<case>/<bytes>, sweep_unpack/<case>/<bytes>   the sweep cases
+//                       (bench/cases.h, sweep_cases) on <bytes>/(512 columns)
+//                       rows, 1 thread
+//   sweep_memcpy/<bytes>   memcpy of <bytes>
+//   sweep_ntcopy/<bytes>   a copy with 16-byte non-temporal stores (SSE2):
+//                       the other candidate for the machine's copy limit
+//                       (scripts/bench takes the faster of the two)
+//   plan/<case>         constructing the PackPlan of the case's layout
 #include <benchmark/benchmark.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+#endif
 
 #include <chrono>
 #include <cstdlib>
@@ -136,6 +152,89 @@ void bench_spec_pack(benchmark::State& state, const Case& c) {
   rate.report(state, static_cast<int64_t>(dense.size()));
 }
 
+// ---------------------------------------------------------------------------
+// The size sweep.
+
+constexpr int64_t kSweepColumns = 512;
+constexpr int64_t kSweepBytes[] = {int64_t{16} << 10, int64_t{64} << 10, int64_t{256} << 10,
+                                   int64_t{1} << 20,  int64_t{4} << 20,  int64_t{16} << 20,
+                                   int64_t{64} << 20, int64_t{256} << 20};
+
+// The sweep case's layout on `bytes` of dense array: 512 columns (whole
+// 128-wide tiles), as many rows as the bytes give (whole 8-row tiles from
+// 16 KiB up for the element widths of the sweep cases).
+ShapeWithLayout sweep_shape(const tilecheck::bench::SweepCase& c, int64_t bytes) {
+  ShapeWithLayout s = parse_shape(c.layout);
+  const int64_t element_bytes = s.dense_element_bytes();
+  s.dims = {bytes / (kSweepColumns * element_bytes), kSweepColumns};
+  return s;
+}
+
+void bench_sweep(benchmark::State& state, const tilecheck::bench::SweepCase& c, int64_t bytes, bool pack) {
+  const tilecheck::impl::PackPlan plan(sweep_shape(c, bytes));
+  const auto dense_bytes = plan.index().dense_byte_size();
+  auto dense = random_bytes(dense_bytes);
+  Buffer physical(plan.index().byte_size());
+  plan.pack(dense, physical, {1});
+  const WallRate rate;
+  for (auto _ : state) {
+    if (pack) {
+      plan.pack(dense, physical, {1});
+      benchmark::DoNotOptimize(physical.data());
+    } else {
+      plan.unpack(physical, dense, {1});
+      benchmark::DoNotOptimize(dense.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, dense_bytes);
+}
+
+// Copies n bytes (n a multiple of 16, both 16-byte aligned) with
+// non-temporal stores, which bypass the caches: the faster copy for arrays
+// far larger than the last-level cache on many machines. memcpy elsewhere.
+void stream_copy(uint8_t* dst, const uint8_t* src, size_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  for (size_t i = 0; i < n; i += 64) {
+    const __m128i a = _mm_load_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i b = _mm_load_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    const __m128i c = _mm_load_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    const __m128i d = _mm_load_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+  }
+  _mm_sfence();
+#else
+  std::memcpy(dst, src, n);
+#endif
+}
+
+void bench_sweep_copy(benchmark::State& state, int64_t bytes, bool streaming) {
+  const auto src = random_bytes(bytes);
+  Buffer dst(bytes);
+  const WallRate rate;
+  for (auto _ : state) {
+    if (streaming) {
+      stream_copy(dst.data(), src.data(), static_cast<size_t>(bytes));
+    } else {
+      std::memcpy(dst.data(), src.data(), bytes);
+    }
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, bytes);
+}
+
+void bench_plan(benchmark::State& state, const Case& c) {
+  const ShapeWithLayout s = parse_shape(c.layout);
+  for (auto _ : state) {
+    tilecheck::impl::PackPlan plan(s);
+    benchmark::DoNotOptimize(&plan);
+  }
+}
+
 // A fixed batch of random elements, coordinates row after row.
 std::vector<int64_t> random_elements(const ShapeWithLayout& s, size_t count) {
   std::mt19937_64 rng(2);
@@ -240,6 +339,22 @@ void register_all() {
                                  [&c](benchmark::State& s) { bench_linear_index(s, c); });
     benchmark::RegisterBenchmark(bench_name("spec_linear_index", n).c_str(),
                                  [&c](benchmark::State& s) { bench_spec_linear_index(s, c); });
+    benchmark::RegisterBenchmark(bench_name("plan", n).c_str(), [&c](benchmark::State& s) { bench_plan(s, c); })
+        ->Unit(benchmark::kMicrosecond);
+  }
+  for (const int64_t bytes : kSweepBytes) {
+    const std::string size = std::to_string(bytes);
+    for (const tilecheck::bench::SweepCase& c : tilecheck::bench::sweep_cases()) {
+      const std::string name = std::string(c.name) + "/" + size;
+      benchmark::RegisterBenchmark(bench_name("sweep_pack", name.c_str()).c_str(),
+                                   [&c, bytes](benchmark::State& s) { bench_sweep(s, c, bytes, true); });
+      benchmark::RegisterBenchmark(bench_name("sweep_unpack", name.c_str()).c_str(),
+                                   [&c, bytes](benchmark::State& s) { bench_sweep(s, c, bytes, false); });
+    }
+    benchmark::RegisterBenchmark(bench_name("sweep_memcpy", size.c_str()).c_str(),
+                                 [bytes](benchmark::State& s) { bench_sweep_copy(s, bytes, false); });
+    benchmark::RegisterBenchmark(bench_name("sweep_ntcopy", size.c_str()).c_str(),
+                                 [bytes](benchmark::State& s) { bench_sweep_copy(s, bytes, true); });
   }
 }
 
