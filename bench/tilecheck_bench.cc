@@ -127,17 +127,10 @@ void bench_unpack(benchmark::State& state, const Case& c) {
   rate.report(state, plan.index().dense_byte_size());
 }
 
+void bench_copy(benchmark::State& state, int64_t bytes, bool streaming);
+
 void bench_memcpy(benchmark::State& state, const Case& c) {
-  const int64_t n = tilecheck::spec::dense_byte_size(parse_shape(c.layout));
-  const auto src = random_bytes(n);
-  Buffer dst(n);
-  const WallRate rate;
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), n);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  rate.report(state, n);
+  bench_copy(state, tilecheck::spec::dense_byte_size(parse_shape(c.layout)), false);
 }
 
 void bench_spec_pack(benchmark::State& state, const Case& c) {
@@ -211,7 +204,7 @@ void stream_copy(uint8_t* dst, const uint8_t* src, size_t n) {
 #endif
 }
 
-void bench_sweep_copy(benchmark::State& state, int64_t bytes, bool streaming) {
+void bench_copy(benchmark::State& state, int64_t bytes, bool streaming) {
   const auto src = random_bytes(bytes);
   Buffer dst(bytes);
   const WallRate rate;
@@ -352,9 +345,9 @@ void register_all() {
                                    [&c, bytes](benchmark::State& s) { bench_sweep(s, c, bytes, false); });
     }
     benchmark::RegisterBenchmark(bench_name("sweep_memcpy", size.c_str()).c_str(),
-                                 [bytes](benchmark::State& s) { bench_sweep_copy(s, bytes, false); });
+                                 [bytes](benchmark::State& s) { bench_copy(s, bytes, false); });
     benchmark::RegisterBenchmark(bench_name("sweep_ntcopy", size.c_str()).c_str(),
-                                 [bytes](benchmark::State& s) { bench_sweep_copy(s, bytes, true); });
+                                 [bytes](benchmark::State& s) { bench_copy(s, bytes, true); });
   }
 }
 
