@@ -6,7 +6,8 @@
 For each sweep case and size (dense bytes): pack and unpack GB/s, their ratio
 to memcpy of the same size in the same run, and to the best copy (the faster
 of memcpy and the non-temporal copy at that size). Then the plan's
-construction time per case. The plot draws pack's and unpack's ratio to
+construction time per case; and the automatic thread count's speed against
+one thread's (mt/1). The plot draws pack's and unpack's ratio to
 memcpy against the size (log scale), with the goal line (0.8x memcpy from
 64 KiB up). Python's standard library only.
 """
@@ -28,7 +29,7 @@ def load(path):
         if parts[0] == "plan":
             scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b["time_unit"]]
             plan_us[parts[1]] = b["real_time"] * scale
-        elif parts[0] in ("sweep_pack", "sweep_unpack"):
+        elif parts[0] in ("sweep_pack", "sweep_unpack", "sweep_pack_mt", "sweep_unpack_mt"):
             rate.setdefault(parts[1], {}).setdefault(int(parts[2]), {})[parts[0]] = b["bytes_per_second"]
         elif parts[0] in ("sweep_memcpy", "sweep_ntcopy"):
             rate.setdefault("copy", {}).setdefault(int(parts[1]), {})[parts[0]] = b["bytes_per_second"]
@@ -44,7 +45,8 @@ def table(rate, plan_us):
     print("size sweep: GB/s over the dense array's bytes; ratios to memcpy (mc) and to the best copy")
     print("(the faster of memcpy and a non-temporal copy) of the same size, in the same run")
     print(f"{'case':16} {'size':>8} {'pack':>6} {'unpack':>6} {'memcpy':>6} {'ntcopy':>6} | "
-          f"{'pk/mc':>6} {'up/mc':>6} {'pk/best':>7} {'up/best':>7} {'us/pack':>8}")
+          f"{'pk/mc':>6} {'up/mc':>6} {'pk/best':>7} {'up/best':>7} {'us/pack':>8} | "
+          f"{'pk mt/1':>7} {'up mt/1':>7}")
     for case, sizes in rate.items():
         if case == "copy":
             continue
@@ -56,8 +58,10 @@ def table(rate, plan_us):
             f = lambda x: f"{x / 1e9:6.2f}" if x else "     -"
             q = lambda a, b, w=6: f"{a / b:{w}.2f}" if a and b else " " * (w - 1) + "-"
             us = f"{n / pk * 1e6:8.2f}" if pk else "       -"
+            pk_mt, up_mt = r.get("sweep_pack_mt"), r.get("sweep_unpack_mt")
             print(f"{case:16} {size_name(n):>8} {f(pk)} {f(up)} {f(mc)} {f(nt)} | "
-                  f"{q(pk, mc)} {q(up, mc)} {q(pk, best, 7)} {q(up, best, 7)} {us}")
+                  f"{q(pk, mc)} {q(up, mc)} {q(pk, best, 7)} {q(up, best, 7)} {us} | "
+                  f"{q(pk_mt, pk, 7)} {q(up_mt, up, 7)}")
     if plan_us:
         print()
         print("constructing a PackPlan (us): " +
@@ -106,7 +110,7 @@ def svg(rate, path):
     colours = ["#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
     legend = top + 20
     for i, case in enumerate(cases):
-        for kind, dash in (("sweep_pack", ""), ("sweep_unpack", ' stroke-dasharray="3,3"')):
+        for kind, dash in (("sweep_pack", ""), ("sweep_unpack", ' stroke-dasharray="3,3"')):  # 1 thread
             points = [(x(n), y(rate[case][n][kind] / copies[n]["sweep_memcpy"]))
                       for n in sorted(rate[case])
                       if kind in rate[case][n] and copies.get(n, {}).get("sweep_memcpy")]

@@ -21,6 +21,8 @@
 //   sweep_pack/<case>/<bytes>, sweep_unpack/<case>/<bytes>   the sweep cases
 //                       (bench/cases.h, sweep_cases) on <bytes>/(512 columns)
 //                       rows, 1 thread
+//   sweep_pack_mt/..., sweep_unpack_mt/...   the same with the automatic
+//                       thread count (one thread below 8 MiB)
 //   sweep_memcpy/<bytes>   memcpy of <bytes>
 //   sweep_ntcopy/<bytes>   a copy with 16-byte non-temporal stores (SSE2):
 //                       the other candidate for the machine's copy limit
@@ -163,7 +165,8 @@ ShapeWithLayout sweep_shape(const tilecheck::bench::SweepCase& c, int64_t bytes)
   return s;
 }
 
-void bench_sweep(benchmark::State& state, const tilecheck::bench::SweepCase& c, int64_t bytes, bool pack) {
+void bench_sweep(benchmark::State& state, const tilecheck::bench::SweepCase& c, int64_t bytes, bool pack,
+                 int threads) {
   const tilecheck::impl::PackPlan plan(sweep_shape(c, bytes));
   const auto dense_bytes = plan.index().dense_byte_size();
   auto dense = random_bytes(dense_bytes);
@@ -172,10 +175,10 @@ void bench_sweep(benchmark::State& state, const tilecheck::bench::SweepCase& c, 
   const WallRate rate;
   for (auto _ : state) {
     if (pack) {
-      plan.pack(dense, physical, {1});
+      plan.pack(dense, physical, {threads});
       benchmark::DoNotOptimize(physical.data());
     } else {
-      plan.unpack(physical, dense, {1});
+      plan.unpack(physical, dense, {threads});
       benchmark::DoNotOptimize(dense.data());
     }
     benchmark::ClobberMemory();
@@ -339,10 +342,15 @@ void register_all() {
     const std::string size = std::to_string(bytes);
     for (const tilecheck::bench::SweepCase& c : tilecheck::bench::sweep_cases()) {
       const std::string name = std::string(c.name) + "/" + size;
-      benchmark::RegisterBenchmark(bench_name("sweep_pack", name.c_str()).c_str(),
-                                   [&c, bytes](benchmark::State& s) { bench_sweep(s, c, bytes, true); });
-      benchmark::RegisterBenchmark(bench_name("sweep_unpack", name.c_str()).c_str(),
-                                   [&c, bytes](benchmark::State& s) { bench_sweep(s, c, bytes, false); });
+      for (const bool pack : {true, false}) {
+        for (const int threads : {1, 0}) {
+          const std::string kind = std::string("sweep_") + (pack ? "pack" : "unpack") + (threads ? "" : "_mt");
+          benchmark::RegisterBenchmark(bench_name(kind.c_str(), name.c_str()).c_str(),
+                                       [&c, bytes, pack, threads](benchmark::State& s) {
+                                         bench_sweep(s, c, bytes, pack, threads);
+                                       });
+        }
+      }
     }
     benchmark::RegisterBenchmark(bench_name("sweep_memcpy", size.c_str()).c_str(),
                                  [bytes](benchmark::State& s) { bench_copy(s, bytes, false); });
