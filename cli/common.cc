@@ -13,15 +13,7 @@
 
 namespace tilecheck::cli {
 
-ShapeWithLayout parse_layout_argument(std::string_view text) {
-  try {
-    ShapeWithLayout shape = parse_shape(text);
-    spec::validate(shape);
-    return shape;
-  } catch (const Error& e) {
-    throw Error("layout '" + std::string(text) + "': " + e.what());
-  }
-}
+ShapeWithLayout parse_layout_argument(std::string_view text) { return spec::parse_layout(text); }
 
 Shape parse_shape_argument(std::string_view text) {
   try {

@@ -115,14 +115,7 @@ std::vector<std::vector<int64_t>> chosen_elements(const ShapeWithLayout& shape, 
   std::vector<std::vector<int64_t>> chosen;
   const int64_t elements = spec::element_count(shape);
   if (elements <= count) {  // all of them, row-major
-    std::vector<int64_t> e(shape.dims.size(), 0);
-    for (int64_t i = 0; i < elements; ++i) {
-      chosen.push_back(e);
-      for (size_t d = e.size(); d-- > 0;) {
-        if (++e[d] < shape.dims[d]) break;
-        e[d] = 0;
-      }
-    }
+    for_each_element(shape.dims, [&](const std::vector<int64_t>& e) { chosen.push_back(e); });
     return chosen;
   }
   // elements > count >= 0, so every dim is >= 1 and count distinct elements exist.

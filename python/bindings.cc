@@ -46,15 +46,7 @@ class PyLayout {
         dtype_(py::dtype(files::dense_dtype(shape_))) {}
 
   // As the command line reads a LAYOUT argument, with its message.
-  static PyLayout parse(const std::string& text) {
-    try {
-      ShapeWithLayout shape = parse_shape(text);
-      spec::validate(shape);
-      return PyLayout(std::move(shape));
-    } catch (const Error& e) {
-      throw Error("layout '" + text + "': " + e.what());
-    }
-  }
+  static PyLayout parse(const std::string& text) { return PyLayout(spec::parse_layout(text)); }
 
   const ShapeWithLayout& shape() const { return shape_; }
   const std::string& text() const { return text_; }
@@ -133,7 +125,6 @@ PyLayout from_fields(const std::vector<int64_t>& dims, const std::string& dtype,
   if (tail_padding_alignment != 1) shape.layout.tail_padding_alignment = tail_padding_alignment;
   if (memory_space != 0) shape.layout.memory_space = memory_space;
   try {
-    validate_structure(shape);
     spec::validate(shape);
   } catch (const Error& e) {
     throw Error("layout " + print_shape(shape) + ": " + e.what());

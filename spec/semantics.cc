@@ -59,6 +59,16 @@ void for_each_dense_element(const ShapeWithLayout& shape, F f) {
 
 }  // namespace
 
+ShapeWithLayout parse_layout(std::string_view text) {
+  try {
+    ShapeWithLayout shape = parse_shape(text);
+    validate(shape);
+    return shape;
+  } catch (const Error& e) {
+    throw Error("layout '" + std::string(text) + "': " + e.what());
+  }
+}
+
 void validate(const ShapeWithLayout& shape) {
   validate_structure(shape);
   require_concrete(shape);

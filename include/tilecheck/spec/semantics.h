@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -403,6 +404,10 @@ Untiled<A> delinearize(A& a, const std::vector<typename A::Value>& dims, const L
 // Structure, no symbolic dims, and every size (final shape, padded count,
 // byte size) computable in int64.
 void validate(const ShapeWithLayout& shape);
+// A layout as its text gives it, parsed (tilecheck/spec/syntax.h) and
+// validated; the Error names the text: "layout 'TEXT': column N: ...". What
+// the command line and the Python package say of a LAYOUT they are given.
+ShapeWithLayout parse_layout(std::string_view text);
 
 int64_t element_count(const ShapeWithLayout& shape);       // product of logical dims
 std::vector<int64_t> tiled_shape(const ShapeWithLayout& shape);
