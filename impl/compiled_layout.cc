@@ -70,7 +70,8 @@ struct Node {
 
 class Lowering {
  public:
-  Lowering(const CompiledLayout& c) : c_(c) {}
+  Lowering(const CompiledLayout& c, const std::vector<int64_t>& dense_strides)
+      : c_(c), dense_strides_(dense_strides) {}
 
   LoopNest run() {
     LoopNest nest;
@@ -144,7 +145,7 @@ class Lowering {
     std::vector<int64_t> coords;
     for (int64_t j = 0; j < c_.rank; ++j) {
       const int64_t l = c_.logical_of_physical[j];
-      coords.push_back(add({Node::kUnset, c_.shape.dims[l], c_.dense_strides[l]}));
+      coords.push_back(add({Node::kUnset, c_.shape.dims[l], dense_strides_[l]}));
     }
     for (const Level& level : c_.levels) {
       std::vector<int64_t> in(level.extension);
@@ -273,6 +274,7 @@ class Lowering {
   }
 
   const CompiledLayout& c_;
+  const std::vector<int64_t>& dense_strides_;
   std::vector<Node> nodes_;
   std::vector<int64_t> final_nodes_;
   std::vector<std::optional<std::vector<int64_t>>> values_;
@@ -394,8 +396,26 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
     if (bounds[j] > 1) add_scaled(c.program.result, exprs[j], stride);
     if (j > 0) stride = checked_mul(stride, bounds[j], "final shape stride");
   }
-  c.nest = Lowering(c).run();
+  c.nest = lower_loop_nest(c, c.dense_strides);
   return c;
+}
+
+LoopNest lower_loop_nest(const CompiledLayout& c, const std::vector<int64_t>& dense_strides) {
+  if (c.element_count == 0) return c.nest;
+  return Lowering(c, dense_strides).run();
+}
+
+void check_buffer_size(const char* what, size_t got, int64_t want) {
+  if (static_cast<int64_t>(got) != want) {
+    throw Error(std::string(what) + " buffer has " + std::to_string(got) + " bytes, expected " +
+                std::to_string(want));
+  }
+}
+
+void check_disjoint(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  if (a.empty() || b.empty()) return;
+  const auto a0 = reinterpret_cast<uintptr_t>(a.data()), b0 = reinterpret_cast<uintptr_t>(b.data());
+  if (a0 < b0 + b.size() && b0 < a0 + a.size()) throw Error("source and destination buffers overlap");
 }
 
 }  // namespace tilecheck::impl::detail

@@ -25,7 +25,9 @@
 // its bound.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,8 +92,18 @@ struct CompiledLayout {
 // Validates (throws Error as the spec does) and compiles.
 CompiledLayout compile_layout(const ShapeWithLayout& shape);
 
+// The loop nest of (3) for a dense array whose logical dims are
+// `dense_strides` elements apart (c.dense_strides: row-major) instead: a
+// strided view. Not lowered when a combined dim's strides do not nest.
+LoopNest lower_loop_nest(const CompiledLayout& c, const std::vector<int64_t>& dense_strides);
+
 // Overflow-checked arithmetic; throws Error naming `what`.
 int64_t checked_mul(int64_t a, int64_t b, const char* what);
 int64_t checked_add(int64_t a, int64_t b, const char* what);
+
+// Buffer checks of the plans: throw Error naming the buffer and both sizes,
+// or when the two spans share a byte.
+void check_buffer_size(const char* what, size_t got, int64_t want);
+void check_disjoint(std::span<const uint8_t> a, std::span<const uint8_t> b);
 
 }  // namespace tilecheck::impl::detail

@@ -405,6 +405,56 @@ TEST(Errors, RelayoutMismatches) {
   EXPECT_THROW(r.run(src, src), Error);  // overlapping
 }
 
+TEST(Errors, StridesAndSlices) {
+  const auto a = parse_shape("f32[16,256]{1,0:T(8,128)}");
+  EXPECT_THROW(PackPlan(a, std::vector<int64_t>{1024}), Error);      // one stride for rank 2
+  EXPECT_THROW(PackPlan(a, std::vector<int64_t>{1024, -4}), Error);  // negative
+  EXPECT_THROW(PackPlan(a, std::vector<int64_t>{1024, 2}), Error);   // not a multiple of 4
+  const PackPlan padded(a, std::vector<int64_t>{2048, 4});           // rows 2 KiB apart
+  EXPECT_EQ(padded.dense_span_bytes(), 15 * 2048 + 256 * 4);
+  std::vector<uint8_t> dense(padded.dense_span_bytes()), physical(padded.index().byte_size());
+  EXPECT_THROW(padded.pack(std::span(dense).first(dense.size() - 1), physical), Error);
+  EXPECT_NO_THROW(padded.pack(dense, physical));
+  const PackPlan broadcast(a, std::vector<int64_t>{0, 4});  // every row the same
+  EXPECT_EQ(broadcast.dense_span_bytes(), 256 * 4);
+  std::vector<uint8_t> row(1024);
+  EXPECT_NO_THROW(broadcast.pack(row, physical));
+  try {
+    broadcast.unpack(physical, row);
+    ADD_FAILURE() << "unpack into overlapping elements";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("may overlap"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(row_slice_granularity(a), 8);
+  EXPECT_THROW(row_slice(a, 4, 16), Error);   // not on a tile row
+  EXPECT_THROW(row_slice(a, 8, 17), Error);   // past the end
+  EXPECT_THROW(row_slice(a, 8, 8), Error);    // empty
+  const RowSlice second = row_slice(a, 8, 16);
+  EXPECT_EQ(second.physical_offset, 8 * 256 * 4);
+  EXPECT_EQ(second.dense_offset, 8 * 256 * 4);
+  EXPECT_EQ(print_shape(second.shape), "f32[8,256]{1,0:T(8,128)}");
+  // s4 (8,128)(8,1): a tile row of 8 x 128 nibbles is 512 bytes.
+  EXPECT_EQ(row_slice(parse_shape("s4[24,128]{1,0:T(8,128)(8,1)E(4)}"), 8, 24).physical_offset, 512);
+  // Ragged rows: the last slice may end anywhere; column-major: columns.
+  EXPECT_EQ(row_slice(parse_shape("f32[3,5]{1,0:T(2,2)}"), 2, 3).physical_bytes, 3 * 4 * 4);
+  EXPECT_EQ(row_slice(parse_shape("f32[3,5]{0,1:T(2,2)}"), 2, 4).dim, 1);
+  EXPECT_THROW(row_slice_granularity(parse_shape("f32[]")), Error);
+  EXPECT_THROW(row_slice_granularity(parse_shape("f32[8,128]{1,0:T(8,128)L(1024)}")), Error);
+}
+
+// The TPU pairs a runtime relayouts go band by band through the cache; a
+// change of the major dim goes through the whole array (checked against
+// the spec in Relayout.MatchesUnpackThenPack and the properties).
+TEST(Relayout, TpuPairsGoByBands) {
+  EXPECT_TRUE(RelayoutPlan(parse_shape("bf16[1024,1024]{1,0:T(8,128)}"),
+                           parse_shape("bf16[1024,1024]{1,0:T(8,128)(2,1)}")).banded());
+  EXPECT_TRUE(RelayoutPlan(parse_shape("s8[1024,1024]{1,0:T(8,128)(4,1)}"),
+                           parse_shape("s8[1024,1024]{1,0:T(8,128)}")).banded());
+  EXPECT_TRUE(RelayoutPlan(parse_shape("f32[1024,1024]{1,0:T(8,128)}"), parse_shape("f32[1024,1024]{1,0}")).banded());
+  EXPECT_FALSE(RelayoutPlan(parse_shape("f32[1024,1024]{1,0:T(8,128)}"),
+                            parse_shape("f32[1024,1024]{0,1:T(8,128)}")).banded());
+}
+
 TEST(Errors, CheckedIndexAndBatchShapes) {
   const IndexPlan p(parse_shape("f32[3,5]{1,0:T(2,2)}"));
   EXPECT_THROW(p.linear_index_checked(std::vector<int64_t>{3, 0}), Error);

@@ -1,4 +1,4 @@
-// PackPlan and RelayoutPlan: execution of the loop nest of compiled_layout.h.
+// PackPlan: execution of the loop nest of compiled_layout.h.
 //
 // The walk visits the digits of the final shape in physical order, so the
 // physical side is written (pack) or read (unpack) front to back. At each
@@ -31,6 +31,8 @@ using detail::Digit;
 using detail::LoopNest;
 using detail::Schedule;
 using detail::WorkSplit;
+using detail::check_buffer_size;
+using detail::check_disjoint;
 
 // Physical positions are counted in elements; this is where the bits live.
 struct BitCursor {
@@ -86,9 +88,47 @@ struct Mover {
     }
   }
 
+  // A contiguous run of 1-, 2- or 4-bit elements: whole physical bytes are
+  // assigned (pack) or read (unpack) 8/B elements at a time, the elements
+  // of a byte shared with a neighbour one by one (pack ORs them into the
+  // zeroed byte, as element_bits does).
+  template <int B>
+  void sub_byte_run(int64_t dense, int64_t phys, int64_t n) const {
+    constexpr int per = 8 / B;
+    constexpr unsigned mask = (1u << B) - 1;
+    int64_t head = (per - phys % per) % per;
+    if (head >= n) head = n;
+    for (int64_t i = 0; i < head; ++i) element_bits(dense + i, phys + i);
+    const int64_t bytes = (n - head) / per;
+    const uint8_t* d = (pack ? src : dst) + dense + head;  // 1 dense byte per element
+    const int64_t first = (phys + head) / per;
+    if (pack) {
+      uint8_t* out = dst + first;
+      for (int64_t k = 0; k < bytes; ++k) {
+        unsigned v = 0;
+        for (int j = 0; j < per; ++j) v |= (d[k * per + j] & mask) << (j * B);
+        out[k] = static_cast<uint8_t>(v);
+      }
+    } else {
+      const uint8_t* in = src + first;
+      uint8_t* out = dst + dense + head;
+      const unsigned top = 1u << (B - 1);
+      for (int64_t k = 0; k < bytes; ++k) {
+        for (int j = 0; j < per; ++j) {
+          const unsigned v = (in[k] >> (j * B)) & mask;
+          out[k * per + j] = static_cast<uint8_t>(sign && (v & top) ? v | ~mask : v);
+        }
+      }
+    }
+    for (int64_t i = head + bytes * per; i < n; ++i) element_bits(dense + i, phys + i);
+  }
+
   // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
   void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
     if (!byte_elements()) {
+      if (dense_stride == 1 && bits == 4) return sub_byte_run<4>(dense, phys, n);
+      if (dense_stride == 1 && bits == 2) return sub_byte_run<2>(dense, phys, n);
+      if (dense_stride == 1 && bits == 1) return sub_byte_run<1>(dense, phys, n);
       for (int64_t i = 0; i < n; ++i) element_bits(dense + i * dense_stride, phys + i);
       return;
     }
@@ -189,6 +229,10 @@ struct Mover {
     }
     if (pack && assign_bytes) std::memset(dst + phys * bits / 8, 0, n * width * bits / 8);
     for (int64_t c = 0; c < n; ++c) {
+      if (sb == 1) {
+        row(dense + c * sa, 1, phys + c * width, rows);
+        continue;
+      }
       for (int64_t r = 0; r < rows; ++r) element_bits(dense + c * sa + r * sb, phys + c * width + r);
     }
   }
@@ -319,39 +363,80 @@ struct Walker {
   }
 };
 
-void check_disjoint(std::span<const uint8_t> a, std::span<const uint8_t> b) {
-  if (a.empty() || b.empty()) return;
-  const auto a0 = reinterpret_cast<uintptr_t>(a.data()), b0 = reinterpret_cast<uintptr_t>(b.data());
-  if (a0 < b0 + b.size() && b0 < a0 + a.size()) throw Error("source and destination buffers overlap");
-}
-
-void check_size(const char* what, size_t got, int64_t want) {
-  if (static_cast<int64_t>(got) != want) {
-    throw Error(std::string(what) + " buffer has " + std::to_string(got) + " bytes, expected " +
-                std::to_string(want));
-  }
-}
-
 }  // namespace
 
 struct PackPlan::State {
   IndexPlan index;
+  std::vector<int64_t> strides;  // dense elements per logical dim
+  std::vector<int64_t> byte_strides;
+  int64_t span_bytes = 0;
+  // Two elements may share dense bytes (so unpack would be ill-defined).
+  bool may_overlap = false;
   Schedule schedule;
-  explicit State(const ShapeWithLayout& shape)
-      : index(shape), schedule(make_schedule(detail::compiled(index))) {}
+
+  explicit State(const ShapeWithLayout& shape) : index(shape) {
+    const CompiledLayout& c = detail::compiled(index);
+    strides = c.dense_strides;
+    for (int64_t s : strides) byte_strides.push_back(s * c.dense_element_bytes);
+    span_bytes = c.dense_byte_size;
+    schedule = make_schedule(c, c.nest);
+  }
+
+  State(const ShapeWithLayout& shape, std::span<const int64_t> dense_byte_strides) : index(shape) {
+    const CompiledLayout& c = detail::compiled(index);
+    if (static_cast<int64_t>(dense_byte_strides.size()) != c.rank) {
+      throw Error("dense strides: " + std::to_string(dense_byte_strides.size()) + " given for a shape of rank " +
+                  std::to_string(c.rank));
+    }
+    const int64_t nb = c.dense_element_bytes;
+    byte_strides.assign(dense_byte_strides.begin(), dense_byte_strides.end());
+    int64_t last = 0;  // element offset of the last element
+    for (int64_t l = 0; l < c.rank; ++l) {
+      const int64_t s = byte_strides[l];
+      if (s < 0 || s % nb != 0) {
+        throw Error("dense stride of dim " + std::to_string(l) + " is " + std::to_string(s) +
+                    " bytes; strides must be non-negative multiples of the element's " + std::to_string(nb) +
+                    " bytes");
+      }
+      strides.push_back(s / nb);
+      if (c.element_count != 0) {
+        last = detail::checked_add(last, detail::checked_mul(c.shape.dims[l] - 1, s / nb, "dense span"),
+                                   "dense span");
+      }
+    }
+    span_bytes = c.element_count == 0 ? 0 : detail::checked_mul(last + 1, nb, "dense span");
+    // Sufficient for distinct elements: by increasing stride, each stride
+    // passes the span of the dims below it.
+    std::vector<std::pair<int64_t, int64_t>> order;  // (stride, extent)
+    for (int64_t l = 0; l < c.rank; ++l) {
+      if (c.shape.dims[l] > 1) order.emplace_back(strides[l], c.shape.dims[l]);
+    }
+    std::sort(order.begin(), order.end());
+    int64_t reach = 1;  // elements spanned by the dims so far
+    for (const auto& [stride, extent] : order) {
+      if (stride < reach) may_overlap = true;
+      reach = stride * (extent - 1) + reach;  // <= last + 1: fits
+    }
+    schedule = make_schedule(c, detail::lower_loop_nest(c, strides));
+  }
 };
 
 PackPlan::PackPlan(const ShapeWithLayout& shape) : state_(std::make_unique<State>(shape)) {}
+PackPlan::PackPlan(const ShapeWithLayout& shape, std::span<const int64_t> dense_byte_strides)
+    : state_(std::make_unique<State>(shape, dense_byte_strides)) {}
 PackPlan::~PackPlan() = default;
 PackPlan::PackPlan(PackPlan&&) noexcept = default;
 PackPlan& PackPlan::operator=(PackPlan&&) noexcept = default;
 const IndexPlan& PackPlan::index() const { return state_->index; }
+const std::vector<int64_t>& PackPlan::dense_byte_strides() const { return state_->byte_strides; }
+int64_t PackPlan::dense_span_bytes() const { return state_->span_bytes; }
+bool PackPlan::dense_may_overlap() const { return state_->may_overlap; }
 
 namespace {
 
 // Runs the lowered walk (or the per-element fallback) in one direction.
-void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const uint8_t* src,
-             uint8_t* dst, const ExecOptions& options) {
+void execute(const IndexPlan& index, const Schedule& schedule, const std::vector<int64_t>& strides, bool pack,
+             const uint8_t* src, uint8_t* dst, const ExecOptions& options) {
   const CompiledLayout& c = detail::compiled(index);
   Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
   m.assign_bytes = schedule.assign_bytes;
@@ -367,18 +452,21 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
   if (pack) {
     // Zero up front: everything (per-element fallback, sub-byte OR-ing), or
     // only the tail past the final shape's bits (L(n), last partial byte).
-    const bool all = !c.nest.lowered || (bit_elements && !schedule.assign_bytes);
+    const bool all = !schedule.nest.lowered || (bit_elements && !schedule.assign_bytes);
     const int64_t keep = all ? 0 : c.final_count * c.bits / 8;
     if (c.byte_size > keep) std::memset(dst + keep, 0, c.byte_size - keep);
   }
   if (c.element_count == 0) return;
-  if (!c.nest.lowered) {
+  if (!schedule.nest.lowered) {
     // One index computation per element, dense order.
     std::vector<int64_t> e(c.rank, 0);
+    int64_t offset = 0;  // dense elements
     for (int64_t i = 0; i < c.element_count; ++i) {
-      m.row(i, 1, index.linear_index(e), 1);
+      m.row(offset, 1, index.linear_index(e), 1);
       for (int64_t l = c.rank - 1; l >= 0; --l) {
+        offset += strides[l];
         if (++e[l] < c.shape.dims[l]) break;
+        offset -= e[l] * strides[l];
         e[l] = 0;
       }
     }
@@ -410,7 +498,7 @@ void execute(const IndexPlan& index, const Schedule& schedule, bool pack, const 
 
 std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOptions options) const {
   const CompiledLayout& c = detail::compiled(index());
-  if (!c.nest.lowered || c.element_count == 0) return {};
+  if (!state_->schedule.nest.lowered || c.element_count == 0) return {};
   const Walker w(state_->schedule);
   std::vector<int64_t> acc0(state_->schedule.nest.constraints.size(), 0);
   const WorkSplit split = split_work(c, state_->schedule, pack, options, w.limit(0, acc0.data()));
@@ -419,58 +507,26 @@ std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOption
   return shares;
 }
 
-bool PackPlan::lowered() const { return detail::compiled(index()).nest.lowered; }
+bool PackPlan::lowered() const { return state_->schedule.nest.lowered; }
 
 void PackPlan::pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
                     ExecOptions options) const {
-  check_size("dense", dense.size(), index().dense_byte_size());
-  check_size("physical", physical.size(), index().byte_size());
+  check_buffer_size("dense", dense.size(), state_->span_bytes);
+  check_buffer_size("physical", physical.size(), index().byte_size());
   check_disjoint(dense, physical);
-  execute(index(), state_->schedule, true, dense.data(), physical.data(), options);
+  execute(index(), state_->schedule, state_->strides, true, dense.data(), physical.data(), options);
 }
 
 void PackPlan::unpack(std::span<const uint8_t> physical, std::span<uint8_t> dense,
                       ExecOptions options) const {
-  check_size("physical", physical.size(), index().byte_size());
-  check_size("dense", dense.size(), index().dense_byte_size());
-  check_disjoint(dense, physical);
-  execute(index(), state_->schedule, false, physical.data(), dense.data(), options);
-}
-
-// ---------------------------------------------------------------------------
-// Relayout: unpack the source into a dense scratch array, pack that into the
-// destination. Two streaming passes, each running the lowered kernels.
-struct RelayoutPlan::State {
-  PackPlan from, to;
-  State(const ShapeWithLayout& f, const ShapeWithLayout& t) : from(f), to(t) {}
-};
-
-namespace {
-ShapeWithLayout checked_pair(const ShapeWithLayout& from, const ShapeWithLayout& to) {
-  if (from.dims != to.dims) throw Error("relayout: the two shapes have different dims");
-  if (from.element_bits() != to.element_bits()) {
-    throw Error("relayout: element widths differ (" + std::to_string(from.element_bits()) + " vs " +
-                std::to_string(to.element_bits()) + " bits)");
+  check_buffer_size("physical", physical.size(), index().byte_size());
+  check_buffer_size("dense", dense.size(), state_->span_bytes);
+  if (state_->may_overlap) {
+    throw Error("unpack into a strided dense view whose elements may overlap (strides " +
+                join(state_->byte_strides) + " bytes)");
   }
-  return from;
-}
-}  // namespace
-
-RelayoutPlan::RelayoutPlan(const ShapeWithLayout& from, const ShapeWithLayout& to)
-    : state_(std::make_unique<State>(checked_pair(from, to), to)) {}
-RelayoutPlan::~RelayoutPlan() = default;
-RelayoutPlan::RelayoutPlan(RelayoutPlan&&) noexcept = default;
-RelayoutPlan& RelayoutPlan::operator=(RelayoutPlan&&) noexcept = default;
-
-void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options) const {
-  const IndexPlan& from = state_->from.index();
-  const IndexPlan& to = state_->to.index();
-  check_size("source", src.size(), from.byte_size());
-  check_size("destination", dst.size(), to.byte_size());
-  check_disjoint(src, dst);
-  std::vector<uint8_t> dense(from.dense_byte_size());
-  state_->from.unpack(src, dense, options);
-  state_->to.pack(dense, dst, options);
+  check_disjoint(dense, physical);
+  execute(index(), state_->schedule, state_->strides, false, physical.data(), dense.data(), options);
 }
 
 }  // namespace tilecheck::impl

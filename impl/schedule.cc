@@ -75,9 +75,9 @@ int thread_count(const ExecOptions& options) {
 
 }  // namespace
 
-Schedule make_schedule(const CompiledLayout& c) {
+Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest) {
   Schedule s;
-  s.nest = c.nest;
+  s.nest = nest;
   if (!s.nest.lowered) return s;
   auto& digits = s.nest.digits;
   const size_t n = digits.size();
@@ -120,13 +120,17 @@ Schedule make_schedule(const CompiledLayout& c) {
   return s;
 }
 
+int threads_for(const ExecOptions& options, int64_t bytes, int64_t units) {
+  // Automatic thread count: arrays below parallel_bytes stay on one thread.
+  if (options.threads == 0 && bytes < options.parallel_bytes) return 1;
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(thread_count(options), units)));
+}
+
 WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pack, const ExecOptions& options,
                      int64_t lim) {
   const Digit& d0 = schedule.nest.digits[0];
   const bool bit_elements = c.bits % 8 != 0;
-  // Automatic thread count: arrays below parallel_bytes stay on one thread.
-  const bool small = options.threads == 0 && std::max(c.byte_size, c.dense_byte_size) < options.parallel_bytes;
-  int threads = small ? 1 : static_cast<int>(std::min<int64_t>(thread_count(options), lim));
+  int threads = threads_for(options, std::max(c.byte_size, c.dense_byte_size), lim);
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
   return {lim, d0.dst_stride * c.bits, std::max(threads, 1)};

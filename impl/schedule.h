@@ -43,7 +43,9 @@ struct Schedule {
   kernels::Panel panel_shape;
 };
 
-Schedule make_schedule(const CompiledLayout& c);
+// `nest`: c.nest, or the nest of a strided view of the dense array
+// (lower_loop_nest).
+Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest);
 
 // How a lowered, non-empty walk with `lim` outermost iterations is split
 // between threads (PackPlan::thread_shares states the invariants). Computed
@@ -54,6 +56,11 @@ struct WorkSplit {
   // Share t covers [lim*t/threads, lim*(t+1)/threads).
   PackPlan::ThreadShare share(int t) const;
 };
+
+// The threads for `units` independent pieces of work on `bytes` bytes:
+// options.threads (at most units), or automatically one below
+// options.parallel_bytes and the machine's cores above.
+int threads_for(const ExecOptions& options, int64_t bytes, int64_t units);
 
 // The split of a call whose outermost digit has `lim` valid iterations.
 WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pack, const ExecOptions& options,

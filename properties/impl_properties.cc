@@ -14,6 +14,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -252,7 +253,11 @@ void RelayoutMatchesSpec() {
   RC_LOG() << print_shape(from) << " -> " << print_shape(to) << "\n";
   const std::vector<uint8_t> src = random_physical(from);
   GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
-  impl::RelayoutPlan(from, to).run(src, dst.span(), {.threads = 1});
+  // Bands of one granularity of rows up to the default (one band).
+  const int64_t band_bytes = *rc::gen::element<int64_t>(1, 64, impl::RelayoutPlan::kDefaultBandBytes);
+  const impl::RelayoutPlan relayout(from, to, band_bytes);
+  RC_TAG(relayout.banded() ? "banded" : "whole array");
+  relayout.run(src, dst.span(), {.threads = *rc::gen::element(1, 2)});
   RC_ASSERT(dst.intact());
   agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
                            spec::pack(to, spec::unpack(from, src)), dst.bytes()));
@@ -262,6 +267,162 @@ void RelayoutMatchesSpec() {
   impl::RelayoutPlan(from, from).run(packed, same.span(), {.threads = 1});
   RC_ASSERT(same.intact());
   agree(check::bytes_agree(from, true, "relayout(A -> A) is not the identity", packed, same.bytes()));
+}
+
+std::string join(const std::vector<int64_t>& values) {
+  std::string out;
+  for (const int64_t x : values) out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
+
+// A strided view of a dense array: element e at sum of e[l]*strides[l]
+// bytes. Copies between it and the row-major form.
+struct StridedView {
+  std::vector<int64_t> dims, strides;  // strides in bytes
+  int64_t nb = 1;
+  template <class F>
+  void each(F f) const {  // f(row-major byte offset, view byte offset)
+    int64_t i = 0;
+    for_each_element(dims, [&](const std::vector<int64_t>& e) {
+      int64_t at = 0;
+      for (size_t l = 0; l < e.size(); ++l) at += e[l] * strides[l];
+      f(i++ * nb, at);
+    });
+  }
+  void scatter(std::span<const uint8_t> row_major, std::span<uint8_t> view) const {
+    each([&](int64_t r, int64_t v) { std::memcpy(view.data() + v, row_major.data() + r, nb); });
+  }
+  std::vector<uint8_t> gather(std::span<const uint8_t> view, size_t row_major_bytes) const {
+    std::vector<uint8_t> out(row_major_bytes);
+    each([&](int64_t r, int64_t v) { std::memcpy(out.data() + r, view.data() + v, nb); });
+    return out;
+  }
+};
+
+// 11. Pack from and unpack into a strided view of the dense array (any
+// order of the dims in memory, gaps between elements and rows, and
+// sometimes a dim of stride 0, numpy's broadcast) == the spec on the same
+// elements; unpack writes no byte between the elements and refuses a view
+// whose elements overlap. All code paths (thresholds lowered), lowered and
+// per-element layouts.
+void StridedViewsMatchSpec() {
+  const LayoutAndData v = *gen_layout_and_data();
+  const int64_t nb = v.shape.dense_element_bytes();
+  const int64_t rank = v.shape.rank();
+  std::vector<int64_t> order(rank);
+  std::iota(order.begin(), order.end(), 0);
+  // The dims' order in memory, innermost first: a shuffle (shrinks to none).
+  uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  if (seed != 0) {
+    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix64(seed) % i]);
+  } else {
+    std::reverse(order.begin(), order.end());  // row-major
+  }
+  StridedView view{v.shape.dims, std::vector<int64_t>(rank, 0), nb};
+  int64_t reach = 1;  // elements spanned so far
+  for (const int64_t l : order) {
+    const int64_t stride = reach + *rc::gen::inRange<int64_t>(0, 3);
+    view.strides[l] = stride * nb;
+    reach = stride * std::max<int64_t>(v.shape.dims[l] - 1, 0) + reach;
+  }
+  std::vector<int64_t> wide;
+  for (int64_t l = 0; l < rank; ++l) {
+    if (v.shape.dims[l] > 1) wide.push_back(l);
+  }
+  const bool broadcast = !wide.empty() && *rc::gen::element(0, 1, 2, 3) == 3;
+  std::vector<uint8_t> dense = v.dense;
+  if (broadcast) {
+    // Every element along dim l reads the same bytes: the data's copy at
+    // index 0 of dim l.
+    const int64_t l = wide[*rc::gen::inRange<size_t>(0, wide.size())];
+    view.strides[l] = 0;
+    std::vector<int64_t> row_major(rank, nb);
+    for (int64_t k = rank - 2; k >= 0; --k) row_major[k] = row_major[k + 1] * v.shape.dims[k + 1];
+    int64_t i = 0;
+    for_each_element(v.shape.dims, [&](const std::vector<int64_t>& e) {
+      const int64_t from = (i++) * nb - e[l] * row_major[l];
+      std::memcpy(dense.data() + (i - 1) * nb, v.dense.data() + from, nb);
+    });
+  }
+  RC_TAG(broadcast ? "broadcast" : "distinct elements");
+  const impl::PackPlan plan(v.shape, view.strides);
+  RC_TAG(plan.lowered() ? "lowered" : "per element");
+  const impl::ExecOptions options{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
+  RC_LOG() << print_shape(v.shape) << " strides " << join(view.strides) << "\n";
+
+  GuardedBuffer source(static_cast<size_t>(plan.dense_span_bytes()), kGarbage, kSourceGuard);
+  view.scatter(dense, source.span());
+  GuardedBuffer physical(static_cast<size_t>(plan.index().byte_size()), kGarbage);
+  plan.pack(source.span(), physical.span(), options);
+  RC_ASSERT(physical.intact());
+  agree(check::pack_agrees(v.shape, dense, physical.bytes()));
+  if (broadcast) {
+    GuardedBuffer out(source.span().size(), kGarbage);
+    RC_ASSERT_THROWS_AS(plan.unpack(physical.span(), out.span(), options), Error);
+    return;
+  }
+  const std::vector<uint8_t> random = random_physical(v.shape);
+  GuardedBuffer target(source.span().size(), kGarbage);
+  plan.unpack(random, target.span(), options);
+  RC_ASSERT(target.intact());
+  agree(check::unpack_agrees(v.shape, random, view.gather(target.span(), dense.size())));
+  // Nothing written between the elements.
+  std::vector<uint8_t> untouched = target.bytes();
+  view.each([&](int64_t, int64_t at) { std::fill_n(untouched.begin() + at, nb, kGarbage); });
+  RC_ASSERT(std::all_of(untouched.begin(), untouched.end(), [](uint8_t b) { return b == kGarbage; }));
+}
+
+// 12. Row slices (impl::row_slice): the slices of a random cut of the
+// physical-major dim at multiples of the granularity lie end to end and
+// cover the physical buffer; packing each slice's elements into its range
+// writes the spec's whole pack; unpacking each range fills the spec's whole
+// unpack. Bounds off the granularity are an Error.
+void RowSlicesMatchSpec() {
+  const LayoutAndData v = *gen_layout_and_data();
+  int64_t granularity = 0;
+  try {
+    granularity = impl::row_slice_granularity(v.shape);
+  } catch (const Error& e) {
+    const std::string why = e.what();
+    RC_ASSERT(why.find("cannot slice") != std::string::npos);
+    RC_TAG("not sliceable: " + why.substr(why.find(": ") + 2, 20));
+    return;
+  }
+  const int64_t dim = v.shape.layout.minor_to_major.back();
+  const int64_t rows = v.shape.dims[dim];
+  RC_TAG(granularity > 1 ? "granularity above 1" : "any row");
+  if (rows == 0 || spec::element_count(v.shape) == 0) return;
+  std::vector<int64_t> cuts{0};
+  for (int64_t r = granularity; r < rows; r += granularity) {
+    if (*rc::gen::inRange(0, 3) == 0) cuts.push_back(r);
+  }
+  cuts.push_back(rows);
+  RC_LOG() << print_shape(v.shape) << " cut at " << join(cuts) << "\n";
+  const std::vector<uint8_t> random = random_physical(v.shape);
+  GuardedBuffer physical(static_cast<size_t>(spec::byte_size(v.shape)), kGarbage);
+  GuardedBuffer dense(v.dense.size(), kGarbage);
+  int64_t next = 0;
+  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+    const impl::RowSlice slice = impl::row_slice(v.shape, cuts[i], cuts[i + 1]);
+    RC_ASSERT(slice.physical_offset == next);
+    next = slice.physical_offset + slice.physical_bytes;
+    const impl::PackPlan plan(slice.shape, slice.dense_byte_strides);
+    RC_ASSERT(plan.index().byte_size() == slice.physical_bytes);
+    const size_t span = static_cast<size_t>(plan.dense_span_bytes());
+    plan.pack(std::span(v.dense).subspan(slice.dense_offset, span),
+              physical.span().subspan(slice.physical_offset, slice.physical_bytes), {.threads = 1});
+    plan.unpack(std::span(random).subspan(slice.physical_offset, slice.physical_bytes),
+                dense.span().subspan(slice.dense_offset, span), {.threads = 1});
+  }
+  RC_ASSERT(next == spec::byte_size(v.shape));
+  RC_ASSERT(physical.intact());
+  RC_ASSERT(dense.intact());
+  agree(check::pack_agrees(v.shape, v.dense, physical.bytes()));
+  agree(check::unpack_agrees(v.shape, random, dense.bytes()));
+  if (granularity > 1) {
+    const int64_t off = *rc::gen::inRange<int64_t>(1, granularity);
+    if (off < rows) RC_ASSERT_THROWS_AS(impl::row_slice(v.shape, off, rows), Error);
+  }
 }
 
 // 8. Several threads write exactly the bytes one thread writes (pack,
@@ -276,7 +437,7 @@ void ThreadsWriteIdenticalBytes() {
   // By value: RapidCheck re-runs the generator while shrinking, after this frame.
   const ShapeWithLayout to =
       *gen_from_recipe([from = v.shape](RcChoices& c) { return make_partner_layout(c, from); });
-  const impl::RelayoutPlan relayout(v.shape, to);
+  const impl::RelayoutPlan relayout(v.shape, to, *rc::gen::element<int64_t>(1, impl::RelayoutPlan::kDefaultBandBytes));
   GuardedBuffer single(static_cast<size_t>(spec::byte_size(to)), kGarbage);
   GuardedBuffer several(static_cast<size_t>(spec::byte_size(to)), kGarbage);
   relayout.run(one, single.span(), {.threads = 1});
@@ -384,6 +545,10 @@ std::vector<PropertyInfo> impl_property_suite() {
        "4. the same with E(1), E(2), E(4) forced (D7 bit order)", &SubBytePackMatchesSpec},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
+      {"ImplProperties", "StridedViewsMatchSpec", "p11_strided",
+       "11. pack from and unpack into strided views of the dense array (gaps, any dim order, broadcast) == spec", &StridedViewsMatchSpec},
+      {"ImplProperties", "RowSlicesMatchSpec", "p12_row_slices",
+       "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
       {"ImplProperties", "ThreadSharesPartitionTheWork", "p8_thread_shares",

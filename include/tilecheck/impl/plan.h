@@ -147,14 +147,35 @@ struct ExecOptions {
 // element at position p in bits [p*bits, p*bits+bits) (D6, D7), padding
 // zero (D8). Wrong buffer sizes or overlapping buffers throw Error before
 // anything is written.
+//
+// A plan may instead be built for a dense array given by strides (a numpy
+// view, a DLPack tensor, one slice of a larger array): element e at byte
+// sum over l of e[l]*dense_byte_strides[l] from the start of the dense span.
+// Strides are non-negative multiples of the dense element size; the dense
+// span runs from the first element to the end of the last
+// (dense_span_bytes()). Pack reads only the elements; unpack writes only
+// them (the bytes between them are left as they are) and refuses a view
+// whose elements overlap (a stride 0, as numpy's broadcast gives).
 class PackPlan {
  public:
   explicit PackPlan(const ShapeWithLayout& shape);
+  // Throws Error for a stride count other than the rank, a negative stride,
+  // or one that is not a multiple of the dense element size.
+  PackPlan(const ShapeWithLayout& shape, std::span<const int64_t> dense_byte_strides);
   ~PackPlan();
   PackPlan(PackPlan&&) noexcept;
   PackPlan& operator=(PackPlan&&) noexcept;
 
   const IndexPlan& index() const;
+  // Per logical dim, the bytes between neighbouring dense elements
+  // (row-major unless given).
+  const std::vector<int64_t>& dense_byte_strides() const;
+  // The size the dense buffer must have: dense_byte_size() when row-major.
+  int64_t dense_span_bytes() const;
+  // True when the strides may put two elements in the same bytes (unpack
+  // refuses such a view). Sufficient rule: by increasing stride, each dim's
+  // stride passes the span of the dims below it.
+  bool dense_may_overlap() const;
   // True when the layout lowered to a loop nest of (extent, dense stride,
   // physical stride) digits; false when pack/unpack fall back to one index
   // computation per element (combined dims whose dense strides do not nest,
@@ -189,18 +210,54 @@ class PackPlan {
   std::unique_ptr<State> state_;
 };
 
+// Chunked transfers: the rows [begin, end) of the layout's physical-major
+// dimension (dim = minor_to_major's last entry) occupy one contiguous range
+// of the physical buffer, when begin and end are multiples of the
+// layout's slice granularity (end may also be the dim's size). Packing the
+// slice's dense elements with PackPlan(slice.shape, slice.dense_byte_strides)
+// into that range, slice after slice, writes exactly the whole pack's bytes;
+// unpacking each range back fills the whole dense array. See
+// docs/PERFORMANCE.md, "Strided arrays and slices".
+struct RowSlice {
+  ShapeWithLayout shape;  // the slice alone: dims[dim] = end - begin, the same layout
+  int64_t dim = 0;
+  int64_t physical_offset = 0;  // bytes into the whole physical buffer
+  int64_t physical_bytes = 0;   // the slice's byte_size()
+  // Where the slice's first element is in the whole dense array and the
+  // whole array's strides (row-major over the whole shape). For a strided
+  // whole array, use begin * its stride of dim and its own strides instead.
+  int64_t dense_offset = 0;
+  std::vector<int64_t> dense_byte_strides;
+};
+// The granularity in rows of `dim`; throws Error naming the reason when
+// the layout cannot be sliced (tail padding, or a tile level below the
+// first that splits the major tile count).
+int64_t row_slice_granularity(const ShapeWithLayout& whole);
+// Throws Error unless 0 <= begin < end <= dims[dim], begin a multiple of
+// the granularity and end a multiple of it or dims[dim].
+RowSlice row_slice(const ShapeWithLayout& whole, int64_t begin, int64_t end);
+
 // Physical buffer of one layout -> physical buffer of another layout of the
 // same logical shape and element width, both sides tiled. Padding of the
-// destination is zero.
+// destination is zero. When both layouts slice along the same dim (RowSlice),
+// the work goes band by band through a dense band that stays in the cache:
+// each element crosses memory once, read from the source and written to the
+// destination. Otherwise through a dense copy of the whole array.
 class RelayoutPlan {
  public:
+  // The dense bytes of a band (at least one slice granularity of rows); the
+  // default stays inside a core's share of the L2 cache. The results are
+  // the same for every value: the properties use tiny bands.
+  static constexpr int64_t kDefaultBandBytes = int64_t{256} << 10;
   // Throws Error unless `from` and `to` have the same dims and element width.
-  RelayoutPlan(const ShapeWithLayout& from, const ShapeWithLayout& to);
+  RelayoutPlan(const ShapeWithLayout& from, const ShapeWithLayout& to, int64_t band_bytes = kDefaultBandBytes);
   ~RelayoutPlan();
   RelayoutPlan(RelayoutPlan&&) noexcept;
   RelayoutPlan& operator=(RelayoutPlan&&) noexcept;
 
   void run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options = {}) const;
+  // True when run goes band by band (no dense copy of the whole array).
+  bool banded() const;
 
  private:
   struct State;
