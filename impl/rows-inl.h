@@ -12,6 +12,7 @@
 
 #include <cstring>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "impl/kernel_common-inl.h"
 #include "impl/kernels.h"
@@ -21,7 +22,9 @@ namespace tilecheck::impl::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Each kernel: a vector loop over whole vectors of columns, then the scalar
-// remainder.
+// remainder. No vector is an array element: on SVE (Arm) vectors are
+// sizeless types, which an array cannot hold, so four vectors are four
+// variables.
 
 
 #if HWY_TARGET != HWY_SCALAR
@@ -74,8 +77,7 @@ HWY_INLINE hn::Vec<D8> GatherBit(const uint8_t* row, hn::Vec<D8> acc) {
 }
 template <bool kStream>
 HWY_INLINE void Rows32U1Step(const uint8_t* r, int64_t s, uint8_t* out) {
-  hn::Vec<D8> b[4];
-  for (int k = 0; k < 4; ++k) {
+  auto byte = [&](int k) {
     const uint8_t* q = r + (8 * k) * s;
     auto acc = hn::Zero(D8());
     acc = GatherBit<0>(q, acc);
@@ -86,9 +88,9 @@ HWY_INLINE void Rows32U1Step(const uint8_t* r, int64_t s, uint8_t* out) {
     acc = GatherBit<5>(q + 5 * s, acc);
     acc = GatherBit<6>(q + 6 * s, acc);
     acc = GatherBit<7>(q + 7 * s, acc);
-    b[k] = acc;
-  }
-  Put4Way<kStream>(b[0], b[1], b[2], b[3], out);
+    return acc;
+  };
+  Put4Way<kStream>(byte(0), byte(1), byte(2), byte(3), out);
 }
 #endif
 
@@ -142,10 +144,19 @@ void PackRows8U4(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_
 }
 
 // 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
+// 32 rows are 32 concurrent read streams, more than the hardware
+// prefetcher follows: each step that starts a cache line of the rows asks
+// for their lines kRowsAhead bytes further on.
+constexpr int64_t kRowsAhead = 512;
 void PackRows32U1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
   Columns(
       n, 16, phys, stream,
-      [&](int64_t c, auto s) { Rows32U1Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c); },
+      [&](int64_t c, auto s) {
+        if (c % 64 == 0 && c + kRowsAhead < n) {
+          for (int r = 0; r < 32; ++r) hwy::Prefetch(dense + r * row_stride + c + kRowsAhead);
+        }
+        Rows32U1Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c);
+      },
       [&](int64_t c) {
         for (int k = 0; k < 4; ++k) {
           uint8_t v = 0;
@@ -225,12 +236,13 @@ void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, 
   const auto low = hn::Set(d, 0x0F);
   int64_t c = 0;
   for (; c + N <= n; c += N) {
-    hn::Vec<decltype(d)> b[4];
-    hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
-    for (int k = 0; k < 4; ++k) {
-      Put<kStream>(Extend<kSigned, 4>(d, hn::And(b[k], low)), d, dense + (2 * k) * row_stride + c);
-      Put<kStream>(Extend<kSigned, 4>(d, hn::ShiftRight<4>(b[k])), d, dense + (2 * k + 1) * row_stride + c);
-    }
+    hn::Vec<decltype(d)> b0, b1, b2, b3;
+    hn::LoadInterleaved4(d, phys + 4 * c, b0, b1, b2, b3);
+    auto put = [&](int k, hn::Vec<decltype(d)> b) {
+      Put<kStream>(Extend<kSigned, 4>(d, hn::And(b, low)), d, dense + (2 * k) * row_stride + c);
+      Put<kStream>(Extend<kSigned, 4>(d, hn::ShiftRight<4>(b)), d, dense + (2 * k + 1) * row_stride + c);
+    };
+    put(0, b0), put(1, b1), put(2, b2), put(3, b3);
   }
   for (; c < n; ++c) {
     for (int k = 0; k < 4; ++k) {
@@ -264,19 +276,20 @@ void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride,
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   int64_t c = 0;
   for (; c + N <= n; c += N) {
-    hn::Vec<decltype(d)> b[4];
-    hn::LoadInterleaved4(d, phys + 4 * c, b[0], b[1], b[2], b[3]);
-    for (int k = 0; k < 4; ++k) {
+    hn::Vec<decltype(d)> b0, b1, b2, b3;
+    hn::LoadInterleaved4(d, phys + 4 * c, b0, b1, b2, b3);
+    auto scatter = [&](int k, hn::Vec<decltype(d)> b) {
       uint8_t* r = dense + (8 * k) * row_stride + c;
-      ScatterBit<kStream, kSigned, 0>(d, b[k], r);
-      ScatterBit<kStream, kSigned, 1>(d, b[k], r + row_stride);
-      ScatterBit<kStream, kSigned, 2>(d, b[k], r + 2 * row_stride);
-      ScatterBit<kStream, kSigned, 3>(d, b[k], r + 3 * row_stride);
-      ScatterBit<kStream, kSigned, 4>(d, b[k], r + 4 * row_stride);
-      ScatterBit<kStream, kSigned, 5>(d, b[k], r + 5 * row_stride);
-      ScatterBit<kStream, kSigned, 6>(d, b[k], r + 6 * row_stride);
-      ScatterBit<kStream, kSigned, 7>(d, b[k], r + 7 * row_stride);
-    }
+      ScatterBit<kStream, kSigned, 0>(d, b, r);
+      ScatterBit<kStream, kSigned, 1>(d, b, r + row_stride);
+      ScatterBit<kStream, kSigned, 2>(d, b, r + 2 * row_stride);
+      ScatterBit<kStream, kSigned, 3>(d, b, r + 3 * row_stride);
+      ScatterBit<kStream, kSigned, 4>(d, b, r + 4 * row_stride);
+      ScatterBit<kStream, kSigned, 5>(d, b, r + 5 * row_stride);
+      ScatterBit<kStream, kSigned, 6>(d, b, r + 6 * row_stride);
+      ScatterBit<kStream, kSigned, 7>(d, b, r + 7 * row_stride);
+    };
+    scatter(0, b0), scatter(1, b1), scatter(2, b2), scatter(3, b3);
   }
   for (; c < n; ++c) {
     for (int k = 0; k < 4; ++k) {
