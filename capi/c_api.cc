@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -418,6 +419,113 @@ tilecheck_status tilecheck_unpack(const tilecheck_layout* layout, int engine, co
     } else {
       layout->plan.unpack(b.in, b.out);
     }
+  });
+}
+
+namespace {
+
+// The strides of a strided call: `rank` of them, checked as the impl's plan
+// checks them (which the spec engine uses for the span and the overlap rule
+// too, so both engines take the same arguments).
+std::vector<int64_t> strides_of(const tilecheck_layout& layout, const int64_t* dense_strides, int64_t rank) {
+  require_pointer(dense_strides, "dense_strides");
+  if (rank != layout.shape.rank()) {
+    fail(TILECHECK_ERROR_INVALID_ARGUMENT, std::to_string(rank) + " strides for a shape of rank " +
+                                               std::to_string(layout.shape.rank()));
+  }
+  return {dense_strides, dense_strides + rank};
+}
+
+// The spec's side of a strided call: element by element between the view
+// and a row-major array.
+void for_each_strided(const tilecheck::ShapeWithLayout& shape, const std::vector<int64_t>& strides,
+                      const std::function<void(int64_t row_major, int64_t view)>& f) {
+  const int64_t nb = shape.dense_element_bytes();
+  int64_t i = 0;
+  tilecheck::for_each_element(shape.dims, [&](const std::vector<int64_t>& e) {
+    int64_t at = 0;
+    for (size_t l = 0; l < e.size(); ++l) at += e[l] * strides[l];
+    f((i++) * nb, at);
+  });
+}
+
+}  // namespace
+
+tilecheck_status tilecheck_dense_span_bytes(const tilecheck_layout* layout, const int64_t* dense_strides,
+                                            int64_t rank, int64_t* bytes, tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_INVALID_ARGUMENT, [&] {
+    require_pointer(layout, "layout");
+    require_pointer(bytes, "bytes");
+    *bytes = tilecheck::impl::PackPlan(layout->shape, strides_of(*layout, dense_strides, rank)).dense_span_bytes();
+  });
+}
+
+tilecheck_status tilecheck_pack_strided(const tilecheck_layout* layout, int engine, const void* dense,
+                                        size_t dense_bytes, const int64_t* dense_strides, int64_t rank,
+                                        void* physical, size_t physical_bytes, tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_INVALID_ARGUMENT, [&] {
+    require_pointer(layout, "layout");
+    const std::vector<int64_t> strides = strides_of(*layout, dense_strides, rank);
+    const tilecheck::impl::PackPlan plan(layout->shape, strides);
+    const bool spec = uses_spec(engine);
+    const Buffers b = checked_buffers(dense, dense_bytes, plan.dense_span_bytes(), "dense", physical,
+                                      physical_bytes, byte_size(*layout, spec), "physical");
+    if (!spec) return plan.pack(b.in, b.out);
+    const int64_t nb = layout->shape.dense_element_bytes();
+    std::vector<uint8_t> row_major(static_cast<size_t>(tilecheck::spec::dense_byte_size(layout->shape)));
+    for_each_strided(layout->shape, strides, [&](int64_t r, int64_t v) {
+      std::memcpy(row_major.data() + r, b.in.data() + v, nb);
+    });
+    copy_out(tilecheck::spec::pack(layout->shape, row_major), b.out);
+  });
+}
+
+tilecheck_status tilecheck_unpack_strided(const tilecheck_layout* layout, int engine, const void* physical,
+                                          size_t physical_bytes, void* dense, size_t dense_bytes,
+                                          const int64_t* dense_strides, int64_t rank, tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_INVALID_ARGUMENT, [&] {
+    require_pointer(layout, "layout");
+    const std::vector<int64_t> strides = strides_of(*layout, dense_strides, rank);
+    const tilecheck::impl::PackPlan plan(layout->shape, strides);
+    const bool spec = uses_spec(engine);
+    const Buffers b = checked_buffers(physical, physical_bytes, byte_size(*layout, spec), "physical", dense,
+                                      dense_bytes, plan.dense_span_bytes(), "dense");
+    if (!spec || plan.dense_may_overlap()) return plan.unpack(b.in, b.out);  // the impl refuses overlaps
+    const int64_t nb = layout->shape.dense_element_bytes();
+    const std::vector<uint8_t> row_major = tilecheck::spec::unpack(layout->shape, b.in);
+    for_each_strided(layout->shape, strides, [&](int64_t r, int64_t v) {
+      std::memcpy(b.out.data() + v, row_major.data() + r, nb);
+    });
+  });
+}
+
+tilecheck_status tilecheck_row_slice_granularity(const tilecheck_layout* layout, int64_t* rows,
+                                                 tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_INVALID_ARGUMENT, [&] {
+    require_pointer(layout, "layout");
+    require_pointer(rows, "rows");
+    *rows = tilecheck::impl::row_slice_granularity(layout->shape);
+  });
+}
+
+tilecheck_status tilecheck_row_slice(const tilecheck_layout* layout, int64_t begin, int64_t end,
+                                     tilecheck_layout** slice, int64_t* dim, int64_t* physical_offset,
+                                     int64_t* physical_bytes, int64_t* dense_offset, tilecheck_error* error) {
+  return guarded(error, TILECHECK_ERROR_INVALID_ARGUMENT, [&] {
+    require_pointer(layout, "layout");
+    require_pointer(slice, "slice");
+    require_pointer(dim, "dim");
+    require_pointer(physical_offset, "physical_offset");
+    require_pointer(physical_bytes, "physical_bytes");
+    require_pointer(dense_offset, "dense_offset");
+    tilecheck::impl::RowSlice r = tilecheck::impl::row_slice(layout->shape, begin, end);
+    tilecheck::impl::PackPlan plan(r.shape);
+    std::string canonical = tilecheck::print_shape(r.shape);
+    *slice = new tilecheck_layout{std::move(r.shape), std::move(canonical), std::move(plan)};
+    *dim = r.dim;
+    *physical_offset = r.physical_offset;
+    *physical_bytes = r.physical_bytes;
+    *dense_offset = r.dense_offset;
   });
 }
 

@@ -472,6 +472,71 @@ static void test_batches(void) {
   tilecheck_layout_free(layout);
 }
 
+/* Strided views (version 3): a 16 x 256 bf16 array inside rows of 300
+   elements, packed and unpacked in place by both engines like the
+   contiguous copy; then the whole array packed in row slices of 8 rows. */
+static void test_strided_and_row_slices(void) {
+  enum { R = 16, C = 256, W = 300 };
+  static unsigned short big[R * W], contiguous[R * C], back[R * W];
+  static unsigned char want[R * C * 2], got[R * C * 2], sliced[R * C * 2];
+  const int64_t strides[2] = {W * 2, 2}, bad[2] = {W * 2, 3}, broadcast[2] = {0, 2};
+  const int64_t row_major[2] = {C * 2, 2};
+  tilecheck_error error;
+  tilecheck_layout *layout = parse_or_die("bf16[16,256]{1,0:T(8,128)(2,1)}");
+  int64_t span = 0, rows = 0, begin;
+  size_t i, k;
+  for (i = 0; i < R * W; ++i) big[i] = (unsigned short)(i * 40503u);
+  for (i = 0; i < R * C; ++i) contiguous[i] = big[(i / C) * W + i % C];
+  CHECK_OK(tilecheck_dense_span_bytes(layout, strides, 2, &span, &error));
+  CHECK(span == ((R - 1) * W + C) * 2);
+  CHECK_FAILS(tilecheck_dense_span_bytes(layout, bad, 2, &span, &error), TILECHECK_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS(tilecheck_dense_span_bytes(layout, strides, 1, &span, &error), TILECHECK_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(tilecheck_pack(layout, TILECHECK_SPEC, contiguous, sizeof contiguous, want, sizeof want, &error));
+  for (k = 0; k < 2; ++k) {
+    memset(got, 0xAB, sizeof got);
+    CHECK_OK(tilecheck_pack_strided(layout, engines[k], big, (size_t)span, strides, 2, got, sizeof got, &error));
+    CHECK(memcmp(got, want, sizeof want) == 0);
+    CHECK_FAILS(tilecheck_pack_strided(layout, engines[k], big, (size_t)span - 1, strides, 2, got, sizeof got,
+                                       &error), TILECHECK_ERROR_BUFFER_SIZE);
+    memset(back, 0xCD, sizeof back);
+    CHECK_OK(tilecheck_unpack_strided(layout, engines[k], want, sizeof want, back, (size_t)span, strides, 2,
+                                      &error));
+    for (i = 0; i < (size_t)R * W; ++i) {
+      const int inside = (int)(i % W) < C;
+      if (back[i] != (inside ? big[i] : 0xCDCD)) {
+        CHECK(back[i] == (inside ? big[i] : 0xCDCD));
+        break;
+      }
+    }
+    CHECK_FAILS(tilecheck_unpack_strided(layout, engines[k], want, sizeof want, back, C * 2, broadcast, 2,
+                                         &error), TILECHECK_ERROR_INVALID_ARGUMENT);
+  }
+  CHECK_OK(tilecheck_row_slice_granularity(layout, &rows, &error));
+  CHECK(rows == 8);
+  memset(sliced, 0xAB, sizeof sliced);
+  for (begin = 0; begin < R; begin += rows) {
+    tilecheck_layout *slice = NULL;
+    int64_t dim = -1, offset = -1, bytes = -1, dense_offset = -1, slice_span = 0;
+    CHECK_OK(tilecheck_row_slice(layout, begin, begin + rows, &slice, &dim, &offset, &bytes, &dense_offset,
+                                 &error));
+    if (slice == NULL) break;
+    CHECK(dim == 0 && offset == begin * C * 2 && bytes == rows * C * 2 && dense_offset == begin * C * 2);
+    CHECK_OK(tilecheck_dense_span_bytes(slice, row_major, 2, &slice_span, &error));
+    CHECK_OK(tilecheck_pack_strided(slice, TILECHECK_IMPL, (const unsigned char *)contiguous + dense_offset,
+                                    (size_t)slice_span, row_major, 2, sliced + offset, (size_t)bytes, &error));
+    tilecheck_layout_free(slice);
+  }
+  CHECK(memcmp(sliced, want, sizeof want) == 0);
+  {
+    tilecheck_layout *slice = NULL;
+    int64_t dim, offset, bytes, dense_offset;
+    CHECK_FAILS(tilecheck_row_slice(layout, 4, 16, &slice, &dim, &offset, &bytes, &dense_offset, &error),
+                TILECHECK_ERROR_INVALID_ARGUMENT);
+    CHECK(slice == NULL);
+  }
+  tilecheck_layout_free(layout);
+}
+
 int main(void) {
   test_versions_and_status_names();
   test_parse_and_print();
@@ -479,6 +544,7 @@ int main(void) {
   test_index_and_delinearize();
   test_batches();
   test_pack_unpack_relayout();
+  test_strided_and_row_slices();
   test_catalogue();
   if (failures != 0) {
     fprintf(stderr, "c_api_test: %d checks failed\n", failures);

@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TILECHECK_C_API_VERSION 2
+#define TILECHECK_C_API_VERSION 3
 
 #if defined(_WIN32)
 #if defined(TILECHECK_C_BUILDING)
@@ -203,6 +203,56 @@ TILECHECK_C_API tilecheck_status tilecheck_relayout(const tilecheck_layout *from
                                                     const tilecheck_layout *to, int engine,
                                                     const void *src, size_t src_bytes, void *dst,
                                                     size_t dst_bytes, tilecheck_error *error);
+
+/* Strided dense arrays and row slices (since version 3).
+
+   A strided dense array, as a DLPack tensor or a numpy view gives it: the
+   element e at byte sum over l of e[l] * dense_strides[l] from `dense`;
+   `rank` strides, each a non-negative multiple of the dense element size
+   (DLPack's strides count elements: multiply them by the itemsize).
+   dense_bytes runs from the first element to the end of the last
+   (tilecheck_dense_span_bytes). Pack reads only the elements; unpack writes
+   only them (the bytes between keep their values) and refuses strides under
+   which two elements may share bytes (a stride 0: numpy's broadcast). The
+   impl runs a plan built for the call; the spec gathers the elements into a
+   row-major array (scatters them, for unpack). */
+TILECHECK_C_API tilecheck_status tilecheck_dense_span_bytes(const tilecheck_layout *layout,
+                                                            const int64_t *dense_strides,
+                                                            int64_t rank, int64_t *bytes,
+                                                            tilecheck_error *error);
+TILECHECK_C_API tilecheck_status tilecheck_pack_strided(const tilecheck_layout *layout, int engine,
+                                                        const void *dense, size_t dense_bytes,
+                                                        const int64_t *dense_strides, int64_t rank,
+                                                        void *physical, size_t physical_bytes,
+                                                        tilecheck_error *error);
+TILECHECK_C_API tilecheck_status tilecheck_unpack_strided(const tilecheck_layout *layout, int engine,
+                                                          const void *physical,
+                                                          size_t physical_bytes, void *dense,
+                                                          size_t dense_bytes,
+                                                          const int64_t *dense_strides,
+                                                          int64_t rank, tilecheck_error *error);
+/* Rows [begin, end) of the layout's physical-major dim (*dim: the last
+   entry of minor_to_major), for chunked transfers: a new handle *slice for
+   the slice alone (the same layout, dims[*dim] = end - begin; free it with
+   tilecheck_layout_free), the byte range [*physical_offset,
+   *physical_offset + *physical_bytes) of the whole physical buffer that
+   the slice occupies, and *dense_offset, the byte of the slice's first
+   element in the whole row-major dense array. Pack the slice with
+   tilecheck_pack_strided(slice, ..., dense + *dense_offset, the whole's
+   row-major strides, ...) into that range; slice after slice, that writes
+   the whole pack. begin and end must be multiples of
+   tilecheck_row_slice_granularity's rows (end may also be the dim's size);
+   layouts with tail padding, or whose sub-tiles split the tile count,
+   cannot be sliced (TILECHECK_ERROR_INVALID_ARGUMENT saying why). */
+TILECHECK_C_API tilecheck_status tilecheck_row_slice_granularity(const tilecheck_layout *layout,
+                                                                 int64_t *rows,
+                                                                 tilecheck_error *error);
+TILECHECK_C_API tilecheck_status tilecheck_row_slice(const tilecheck_layout *layout, int64_t begin,
+                                                     int64_t end, tilecheck_layout **slice,
+                                                     int64_t *dim, int64_t *physical_offset,
+                                                     int64_t *physical_bytes,
+                                                     int64_t *dense_offset,
+                                                     tilecheck_error *error);
 
 /* The built-in catalogue (tilecheck/spec/catalog.h): tilecheck_catalog_size() entries;
    entry i's name and canonical layout text, static NUL-terminated strings,
