@@ -241,8 +241,40 @@ std::string what_dtype_holds(const PyLayout& l) {
   return "";
 }
 
-// The dense array of `array` for `l`: its dtype and shape checked, made
-// C-contiguous (a copy only when it is not), values checked to fit.
+// The byte strides of a numpy array, when a plan can read or write it in
+// place (impl::PackPlan's strided form): none negative, each a multiple of
+// the element size.
+std::optional<std::vector<int64_t>> view_strides(const py::array& a) {
+  std::vector<int64_t> strides;
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) {
+    if (a.strides(d) < 0 || a.strides(d) % a.itemsize() != 0) return std::nullopt;
+    strides.push_back(a.strides(d));
+  }
+  return strides;
+}
+
+// The plan for a dense array: the layout's own when it is C-contiguous,
+// else one for its strides.
+struct DensePlan {
+  std::optional<impl::PackPlan> strided;
+  const impl::PackPlan* plan = nullptr;
+  DensePlan(const PyLayout& l, const py::array& dense) {
+    if (dense.flags() & py::array::c_style) {
+      plan = &l.plan();
+    } else {
+      strided.emplace(l.shape(), *view_strides(dense));
+      plan = &*strided;
+    }
+  }
+  std::span<const uint8_t> in(const py::array& dense) const {
+    return {static_cast<const uint8_t*>(dense.data()), static_cast<size_t>(plan->dense_span_bytes())};
+  }
+};
+
+// The dense array of `array` for `l`: its dtype and shape checked, values
+// checked to fit; read in place when its strides allow (view_strides) and
+// no values need checking, else made C-contiguous (a copy only when it is
+// not).
 py::array dense_of(const PyLayout& l, const py::object& array, const char* op) {
   py::array a = py::array::ensure(array);
   if (!a) throw py::type_error(std::string(op) + ": expected a numpy array");
@@ -258,10 +290,12 @@ py::array dense_of(const PyLayout& l, const py::object& array, const char* op) {
                           files::python_tuple(shape) + ", the layout's dims are " +
                           files::python_tuple(l.shape().dims));
   }
-  py::array c = py::array::ensure(a, py::array::c_style);
   const int64_t bits = l.shape().element_bits(), bytes = l.shape().dense_element_bytes();
   const char kind = expected.kind();
-  if (bits < 8 * bytes && (kind == 'i' || kind == 'u')) {
+  const bool check_values = bits < 8 * bytes && (kind == 'i' || kind == 'u');
+  if (!check_values && view_strides(a)) return a;
+  py::array c = py::array::ensure(a, py::array::c_style);
+  if (check_values) {
     const auto* data = static_cast<const uint8_t*>(c.data());
     const bool is_signed = kind == 'i';
     for (py::ssize_t i = first_misfit(data, c.size(), bytes, bits, is_signed); i < c.size(); ++i) {
@@ -283,7 +317,7 @@ py::array dense_of(const PyLayout& l, const py::object& array, const char* op) {
 // The array a result is written to: `out` when given (checked: a writable,
 // C-contiguous numpy array of `dtype` and `shape`), else a new one.
 py::array result_array(const py::object& out, const py::dtype& dtype,
-                       const std::vector<int64_t>& shape, const char* op) {
+                       const std::vector<int64_t>& shape, const char* op, bool views = false) {
   if (out.is_none()) return py::array(dtype, shape);
   if (!py::isinstance<py::array>(out)) throw py::type_error(std::string(op) + ": out must be a numpy array");
   py::array a = py::reinterpret_borrow<py::array>(out);
@@ -292,8 +326,9 @@ py::array result_array(const py::object& out, const py::dtype& dtype,
                           files::python_tuple(shape) + ", not " + name_of(a.dtype()) + " and " +
                           files::python_tuple(std::vector<int64_t>(a.shape(), a.shape() + a.ndim())));
   }
-  if (!(a.flags() & py::array::c_style) || !a.writeable()) {
-    throw py::value_error(std::string(op) + ": out must be C-contiguous and writable");
+  if (!a.writeable()) throw py::value_error(std::string(op) + ": out must be writable");
+  if (!(a.flags() & py::array::c_style) && !(views && view_strides(a))) {
+    throw py::value_error(std::string(op) + (views ? ": out must have non-negative strides" : ": out must be C-contiguous"));
   }
   return a;
 }
@@ -301,23 +336,22 @@ py::array result_array(const py::object& out, const py::dtype& dtype,
 // A pack's arrays, checked, and the spans the plan reads and writes.
 struct PackCall {
   py::array dense, result;
+  DensePlan plan;
   std::span<const uint8_t> in;
   std::span<uint8_t> physical;
+  PackCall(const py::object& array, const PyLayout& l, const py::object& out)
+      : dense(dense_of(l, array, "pack")),
+        result(result_array(out, py::dtype::of<uint8_t>(), {l.index().byte_size()}, "pack")),
+        plan(l, dense),
+        in(plan.in(dense)),
+        physical(static_cast<uint8_t*>(result.mutable_data()), static_cast<size_t>(l.index().byte_size())) {}
 };
 
-PackCall prepare_pack(const py::object& array, const PyLayout& l, const py::object& out) {
-  PackCall c{dense_of(l, array, "pack"),
-             result_array(out, py::dtype::of<uint8_t>(), {l.index().byte_size()}, "pack"), {}, {}};
-  c.in = {static_cast<const uint8_t*>(c.dense.data()), static_cast<size_t>(l.index().dense_byte_size())};
-  c.physical = {static_cast<uint8_t*>(c.result.mutable_data()), static_cast<size_t>(l.index().byte_size())};
-  return c;
-}
-
 py::array pack(const py::object& array, const PyLayout& l, const py::object& out) {
-  PackCall c = prepare_pack(array, l, out);
+  PackCall c(array, l, out);
   {
     py::gil_scoped_release release;
-    l.plan().pack(c.in, c.physical);
+    c.plan.plan->pack(c.in, c.physical);
   }
   return c.result;
 }
@@ -347,14 +381,15 @@ py::buffer_info physical_of(const PyLayout& l, const py::object& buffer, const c
 
 py::array unpack(const py::object& buffer, const PyLayout& l, const py::object& out) {
   const py::buffer_info info = physical_of(l, buffer, "unpack");
-  py::array result = result_array(out, dense_dtype(l), l.shape().dims, "unpack");
+  py::array result = result_array(out, dense_dtype(l), l.shape().dims, "unpack", true);
+  const DensePlan plan(l, result);
   const std::span<const uint8_t> in(static_cast<const uint8_t*>(info.ptr),
                                     static_cast<size_t>(l.index().byte_size()));
   const std::span<uint8_t> dense(static_cast<uint8_t*>(result.mutable_data()),
-                                 static_cast<size_t>(l.index().dense_byte_size()));
+                                 static_cast<size_t>(plan.plan->dense_span_bytes()));
   {
     py::gil_scoped_release release;
-    l.plan().unpack(in, dense);
+    plan.plan->unpack(in, dense);
   }
   return result;
 }
@@ -379,10 +414,10 @@ py::array relayout(const py::object& buffer, const PyLayout& from, const PyLayou
 // seconds per call of `calls` packs of `array` into `out` in a row, with no
 // Python in between.
 double time_pack(const py::object& array, const PyLayout& l, const py::object& out, int calls) {
-  const PackCall c = prepare_pack(array, l, out);
+  const PackCall c(array, l, out);
   py::gil_scoped_release release;
   const auto t0 = std::chrono::steady_clock::now();
-  for (int k = 0; k < calls; ++k) l.plan().pack(c.in, c.physical);
+  for (int k = 0; k < calls; ++k) c.plan.plan->pack(c.in, c.physical);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / std::max(calls, 1);
 }
 
@@ -510,6 +545,19 @@ PYBIND11_MODULE(_tilecheck, m) {
       .def_property_readonly("dense_byte_size", [](const PyLayout& l) { return l.index().dense_byte_size(); })
       .def_property_readonly("tiled_shape", [](const PyLayout& l) { return to_tuple(l.index().tiled_shape()); })
       .def_property_readonly("dtype", &dense_dtype)
+      .def_property_readonly("row_slice_dim", [](const PyLayout& l) { return l.shape().layout.minor_to_major.back(); })
+      .def_property_readonly("row_slice_granularity", [](const PyLayout& l) { return impl::row_slice_granularity(l.shape()); })
+      .def("row_slice", [](const PyLayout& l, int64_t begin, int64_t end) {
+             const impl::RowSlice r = impl::row_slice(l.shape(), begin, end);
+             return py::make_tuple(PyLayout(r.shape), r.physical_offset, r.physical_bytes);
+           }, py::arg("begin"), py::arg("end"),
+           "Rows [begin, end) of dim row_slice_dim (the physical-major dim): (the slice's "
+           "Layout, its byte offset in the physical buffer, its byte count). Packing the "
+           "array's rows with the slice's Layout into buffer[offset:offset + count] writes the "
+           "whole pack's bytes there; unpacking them back fills those rows. begin and end are "
+           "multiples of row_slice_granularity (end may be the dim's size); LayoutError when "
+           "they are not or the layout cannot be sliced (tail padding, a sub-tile splitting "
+           "the tile count).")
       .def("linear_index", &linear_index, py::arg("elements"),
            "The position in the physical buffer, counted in elements, of one element (a "
            "sequence of rank coordinates, dim 0 first) -> int; or of a batch, an integer array "
@@ -524,12 +572,14 @@ PYBIND11_MODULE(_tilecheck, m) {
         "The physical buffer (a uint8 array of layout.byte_size) of a dense array: a numpy "
         "array of layout.dtype and layout.dims (bf16 as uint16 bit patterns, s4/u4 one value "
         "per int8/uint8, pred as bool). Padding is zero. Values that do not fit the element's "
-        "width raise ValueError; a non-contiguous array is copied first. out: a uint8 array "
-        "of byte_size to write into (reused buffers skip the allocation).");
+        "width raise ValueError. A view (a slice, a transpose) is read in place when its strides are "
+        "non-negative, else copied first; so is a sub-byte integer array that is not contiguous. "
+        "out: a uint8 array of byte_size to write into (reused buffers skip the allocation).");
   m.def("unpack", &unpack, py::arg("buffer"), py::arg("layout"), py::kw_only(), py::arg("out") = py::none(),
         "The dense array (layout.dtype, shape layout.dims) of a physical buffer of exactly "
         "layout.byte_size bytes; padding is ignored, signed sub-byte values come out "
-        "sign-extended. out: an array of layout.dtype and layout.dims to write into.");
+        "sign-extended. out: an array of layout.dtype and layout.dims to write into, a view of a "
+        "larger array included (non-negative strides, no two elements in one place).");
   m.def("relayout", &relayout, py::arg("buffer"), py::arg("from_layout"), py::arg("to_layout"),
         py::kw_only(), py::arg("out") = py::none(),
         "The same elements in a buffer of to_layout (same dims and element type), padding zero. "
