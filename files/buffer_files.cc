@@ -330,9 +330,21 @@ void relayout_file(const ShapeWithLayout& from, const ShapeWithLayout& to, const
                 std::to_string(from.dense_element_bytes()) + " and " +
                 std::to_string(to.dense_element_bytes()) + " bytes)");
   }
-  // impl::RelayoutPlan holds source, dense scratch and destination at once
-  // and requires equal widths; two pack plans with the source freed between
-  // them hold two of the three, and take pred in bytes to pred E(1).
+  // Equal widths whose layouts slice alike: impl::RelayoutPlan goes band by
+  // band, holding only source and destination. Otherwise two pack plans
+  // with the source freed between them hold two of source, dense array and
+  // destination, and take pred in bytes to pred E(1).
+  if (from.element_bits() == to.element_bits()) {
+    const impl::RelayoutPlan plan(from, to);
+    if (plan.banded()) {
+      const impl::IndexPlan source(from), target(to);
+      const std::vector<uint8_t> physical = read_array(in, Content::kPhysical, source);
+      std::vector<uint8_t> result(static_cast<size_t>(target.byte_size()));
+      plan.run(physical, result);
+      write_array(out, Content::kPhysical, target, result);
+      return;
+    }
+  }
   const impl::PackPlan source(from), target(to);
   std::vector<uint8_t> dense(static_cast<size_t>(source.index().dense_byte_size()));
   {
