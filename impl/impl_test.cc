@@ -442,17 +442,26 @@ TEST(Errors, StridesAndSlices) {
   EXPECT_THROW(row_slice_granularity(parse_shape("f32[8,128]{1,0:T(8,128)L(1024)}")), Error);
 }
 
-// The TPU pairs a runtime relayouts go band by band through the cache; a
-// change of the major dim goes through the whole array (checked against
+// The TPU pairs a runtime relayouts go over the tiles or band by band; a
+// change of the major dim goes through the whole array (all checked against
 // the spec in Relayout.MatchesUnpackThenPack and the properties).
-TEST(Relayout, TpuPairsGoByBands) {
-  EXPECT_TRUE(RelayoutPlan(parse_shape("bf16[1024,1024]{1,0:T(8,128)}"),
-                           parse_shape("bf16[1024,1024]{1,0:T(8,128)(2,1)}")).banded());
-  EXPECT_TRUE(RelayoutPlan(parse_shape("s8[1024,1024]{1,0:T(8,128)(4,1)}"),
-                           parse_shape("s8[1024,1024]{1,0:T(8,128)}")).banded());
-  EXPECT_TRUE(RelayoutPlan(parse_shape("f32[1024,1024]{1,0:T(8,128)}"), parse_shape("f32[1024,1024]{1,0}")).banded());
-  EXPECT_FALSE(RelayoutPlan(parse_shape("f32[1024,1024]{1,0:T(8,128)}"),
-                            parse_shape("f32[1024,1024]{0,1:T(8,128)}")).banded());
+TEST(Relayout, TpuPairsMoveEachElementOnce) {
+  const auto by_tiles = [](const char* a, const char* b) {
+    return RelayoutPlan(parse_shape(a), parse_shape(b)).by_tiles();
+  };
+  const auto banded = [](const char* a, const char* b) {
+    return RelayoutPlan(parse_shape(a), parse_shape(b)).banded();
+  };
+  EXPECT_TRUE(by_tiles("bf16[1024,1024]{1,0:T(8,128)}", "bf16[1024,1024]{1,0:T(8,128)(2,1)}"));
+  EXPECT_TRUE(by_tiles("s8[1024,1024]{1,0:T(8,128)(4,1)}", "s8[1024,1024]{1,0:T(8,128)}"));
+  // Ragged tiles, sub-byte elements, or sub-tiles on both sides: by bands.
+  EXPECT_TRUE(banded("bf16[1000,1000]{1,0:T(8,128)}", "bf16[1000,1000]{1,0:T(8,128)(2,1)}"));
+  EXPECT_TRUE(banded("s4[1024,1024]{1,0:T(8,128)(8,1)E(4)}", "s4[1024,1024]{1,0:T(8,128)E(4)}"));
+  EXPECT_TRUE(banded("bf16[1024,1024]{1,0:T(8,128)(2,1)}", "bf16[1024,1024]{1,0:T(16,128)(2,1)}"));
+  EXPECT_TRUE(by_tiles("f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{1,0}"));  // an unpack
+  EXPECT_TRUE(banded("f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{1,0:T(4,128)}"));
+  const RelayoutPlan transposing(parse_shape("f32[1024,1024]{1,0:T(8,128)}"), parse_shape("f32[1024,1024]{0,1:T(8,128)}"));
+  EXPECT_FALSE(transposing.by_tiles() || transposing.banded());
 }
 
 TEST(Errors, CheckedIndexAndBatchShapes) {

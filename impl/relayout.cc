@@ -1,10 +1,25 @@
 // Relayout between two tiled layouts (tilecheck/impl/plan.h RelayoutPlan).
 //
-// When both layouts slice along the same dim (row_slice), band by
+// Three ways, the first that applies:
+//
+// 1. One pass. When one layout is untiled and row-major, its buffer is the
+// dense array: the relayout is the other layout's pack (or unpack). And
+// tile interiors: when both layouts share the first tile, which divides
+// the array evenly (no padding), and one of them has no sub-tiles, each of
+// its tiles is a row-major [t0, ..., tk-1] block: its buffer is the dense
+// array of the shape [n*t0, t1, ..., tk-1] (n tiles, end to end), and the
+// other layout's buffer is that shape's physical buffer under the other
+// layout's tiles (its sub-tiles tile each tile on its own). One pack (or
+// unpack) of that shape is the relayout: each element moves once (TPU
+// (8,128) <-> (8,128)(2,1), (8,128) <-> (8,128)(4,1)). Whole-byte
+// elements only: a tile of sub-byte elements is not a dense array.
+//
+// 2. When both layouts slice along the same dim (row_slice), band by
 // band: unpack a band of rows of the source into a dense band sized to stay
 // in the cache, pack it into the destination; the band's offsets are the
-// same on every band but the last. Otherwise unpack the whole source into a
-// dense copy and pack that.
+// same on every band but the last.
+//
+// 3. Otherwise unpack the whole source into a dense copy and pack that.
 #include <algorithm>
 #include <climits>
 #include <exception>
@@ -63,13 +78,88 @@ std::optional<Bands> make_bands(const ShapeWithLayout& from, const ShapeWithLayo
   b.last_to.emplace(row_slice(to, last, rows).shape);
   return b;
 }
+
+// Way 1: the shape whose dense array is the plain side's buffer and whose
+// physical buffer is the sub-tiled side's, or nothing.
+struct Interiors {
+  std::optional<PackPlan> plan;
+  bool pack = true;  // from is the plain side
+};
+
+// An untiled row-major layout of whole-byte elements: its buffer is the
+// dense array.
+bool is_dense(const ShapeWithLayout& s) {
+  const Layout& l = s.layout;
+  if (!l.tiles.empty() || s.element_bits() != 8 * s.dense_element_bytes() || l.tail_padding_alignment.value_or(1) != 1) {
+    return false;
+  }
+  for (size_t j = 0; j < l.minor_to_major.size(); ++j) {
+    if (l.minor_to_major[j] != static_cast<int64_t>(l.minor_to_major.size() - 1 - j)) return false;
+  }
+  return true;
+}
+
+Interiors make_interiors(const ShapeWithLayout& from, const ShapeWithLayout& to) {
+  const Layout& a = from.layout;
+  const Layout& b = to.layout;
+  if (is_dense(from) != is_dense(to)) {  // one side is the dense array itself
+    Interiors r;
+    r.pack = is_dense(from);
+    r.plan.emplace(r.pack ? to : from);
+    return r;
+  }
+  if (from.element_bits() % 8 != 0 || from.dims.empty() || a.tiles.empty() || b.tiles.empty() ||
+      a.tiles[0] != b.tiles[0] || a.minor_to_major != b.minor_to_major ||
+      a.tail_padding_alignment.value_or(1) != 1 || b.tail_padding_alignment.value_or(1) != 1 ||
+      (a.tiles.size() == 1) == (b.tiles.size() == 1)) {
+    return {};
+  }
+  const std::vector<int64_t>& tile = a.tiles[0].dims;
+  const size_t rank = from.dims.size(), k = tile.size();
+  if (k > rank) return {};
+  const ShapeWithLayout& tiled = a.tiles.size() == 1 ? to : from;
+  for (const Tile& t : tiled.layout.tiles) {
+    if (t.dims.size() > k) return {};  // a sub-tile reaching past the tile
+  }
+  // Physical order, major first: the tile's entries cover the last k dims.
+  int64_t tiles = 1;
+  for (size_t j = 0; j < rank; ++j) {
+    const int64_t d = from.dims[a.minor_to_major[rank - 1 - j]];
+    if (j < rank - k) {
+      tiles *= d;
+      continue;
+    }
+    const int64_t t = tile[j - (rank - k)];
+    if (t <= 0 || d % t != 0) return {};  // '*', or a ragged tile
+    tiles *= d / t;
+  }
+  ShapeWithLayout shape = tiled;
+  shape.dims.assign(tile.begin(), tile.end());
+  shape.dims[0] = detail::checked_mul(tiles, tile[0], "relayout");
+  shape.layout.minor_to_major.clear();
+  for (size_t j = k; j-- > 0;) shape.layout.minor_to_major.push_back(static_cast<int64_t>(j));
+  shape.dynamic_dims.clear();
+  Interiors r;
+  r.plan.emplace(shape);
+  r.pack = a.tiles.size() == 1;
+  // Every tile whole, every sub-tile whole: the sizes agree exactly.
+  const int64_t plain = detail::checked_mul(r.plan->index().element_count(), from.dense_element_bytes(), "relayout");
+  if (r.plan->index().byte_size() != plain || IndexPlan(from).byte_size() != plain || IndexPlan(to).byte_size() != plain) {
+    return {};
+  }
+  return r;
+}
+
 }  // namespace
 
 struct RelayoutPlan::State {
   PackPlan from, to;
+  Interiors interiors;
   std::optional<Bands> bands;
   State(const ShapeWithLayout& f, const ShapeWithLayout& t, int64_t band_bytes)
-      : from(f), to(t), bands(make_bands(f, t, band_bytes)) {}
+      : from(f), to(t), interiors(make_interiors(f, t)) {
+    if (!interiors.plan) bands = make_bands(f, t, band_bytes);
+  }
 };
 
 namespace {
@@ -90,6 +180,7 @@ RelayoutPlan::RelayoutPlan(RelayoutPlan&&) noexcept = default;
 RelayoutPlan& RelayoutPlan::operator=(RelayoutPlan&&) noexcept = default;
 
 bool RelayoutPlan::banded() const { return state_->bands.has_value(); }
+bool RelayoutPlan::by_tiles() const { return state_->interiors.plan.has_value(); }
 
 void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options) const {
   const IndexPlan& from = state_->from.index();
@@ -97,6 +188,10 @@ void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, Exe
   check_buffer_size("source", src.size(), from.byte_size());
   check_buffer_size("destination", dst.size(), to.byte_size());
   check_disjoint(src, dst);
+  if (const Interiors& in = state_->interiors; in.plan) {
+    in.pack ? in.plan->pack(src, dst, options) : in.plan->unpack(src, dst, options);
+    return;
+  }
   if (!state_->bands) {
     std::vector<uint8_t> dense(from.dense_byte_size());
     state_->from.unpack(src, dense, options);

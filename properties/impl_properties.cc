@@ -256,7 +256,7 @@ void RelayoutMatchesSpec() {
   // Bands of one granularity of rows up to the default (one band).
   const int64_t band_bytes = *rc::gen::element<int64_t>(1, 64, impl::RelayoutPlan::kDefaultBandBytes);
   const impl::RelayoutPlan relayout(from, to, band_bytes);
-  RC_TAG(relayout.banded() ? "banded" : "whole array");
+  RC_TAG(relayout.by_tiles() ? "one pass" : relayout.banded() ? "banded" : "whole array");
   relayout.run(src, dst.span(), {.threads = *rc::gen::element(1, 2)});
   RC_ASSERT(dst.intact());
   agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
@@ -425,6 +425,26 @@ void RowSlicesMatchSpec() {
   }
 }
 
+// 5 (by tiles). Pairs that differ only in their sub-tiles, one side without
+// any (TPU (8,128) <-> (8,128)(2,1), (4,1), (8,1), (32,1)), on whole and
+// ragged tiles: relayout(A -> B) == pack_B(unpack_A(src)), the pairs that
+// divide evenly in one pass over the tiles (RelayoutPlan::by_tiles).
+void RelayoutBetweenSubTilingsMatchesSpec() {
+  ShapeWithLayout from = *gen_from_recipe([](RcChoices& c) { return make_kernel_layout(c, 4096); });
+  ShapeWithLayout to = from;
+  to.layout.tiles.resize(1);
+  if (*rc::gen::arbitrary<bool>()) std::swap(from, to);
+  RC_LOG() << print_shape(from) << " -> " << print_shape(to) << "\n";
+  const impl::RelayoutPlan relayout(from, to);
+  RC_TAG(relayout.by_tiles() ? "one pass" : relayout.banded() ? "banded" : "whole array");
+  const std::vector<uint8_t> src = random_physical(from);
+  GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
+  relayout.run(src, dst.span(), {.threads = *rc::gen::element(1, 2), .stream_bytes = 0, .parallel_bytes = 0});
+  RC_ASSERT(dst.intact());
+  agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
+                           spec::pack(to, spec::unpack(from, src)), dst.bytes()));
+}
+
 // 8. Several threads write exactly the bytes one thread writes (pack,
 // unpack, relayout).
 void ThreadsWriteIdenticalBytes() {
@@ -549,6 +569,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "11. pack from and unpack into strided views of the dense array (gaps, any dim order, broadcast) == spec", &StridedViewsMatchSpec},
       {"ImplProperties", "RowSlicesMatchSpec", "p12_row_slices",
        "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
+      {"ImplProperties", "RelayoutBetweenSubTilingsMatchesSpec", "p5_relayout_sub_tiles",
+       "5. the same between layouts that differ only in their sub-tiles (one pass over the tiles where they divide evenly)", &RelayoutBetweenSubTilingsMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
       {"ImplProperties", "ThreadSharesPartitionTheWork", "p8_thread_shares",

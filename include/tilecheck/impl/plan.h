@@ -239,10 +239,13 @@ RowSlice row_slice(const ShapeWithLayout& whole, int64_t begin, int64_t end);
 
 // Physical buffer of one layout -> physical buffer of another layout of the
 // same logical shape and element width, both sides tiled. Padding of the
-// destination is zero. When both layouts slice along the same dim (RowSlice),
-// the work goes band by band through a dense band that stays in the cache:
-// each element crosses memory once, read from the source and written to the
-// destination. Otherwise through a dense copy of the whole array.
+// destination is zero. When one layout is untiled row-major, or both share
+// their first tile and one of them has no sub-tiles, one pass (by_tiles);
+// else, when both
+// slice along the same dim (RowSlice), band by band through a dense band
+// that stays in the cache (banded); either way each element crosses memory
+// once, read from the source and written to the destination. Otherwise
+// through a dense copy of the whole array.
 class RelayoutPlan {
  public:
   // The dense bytes of a band (at least one slice granularity of rows); the
@@ -256,7 +259,11 @@ class RelayoutPlan {
   RelayoutPlan& operator=(RelayoutPlan&&) noexcept;
 
   void run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options = {}) const;
-  // True when run goes band by band (no dense copy of the whole array).
+  // How run works (impl/relayout.cc): by_tiles, one pack or unpack, when
+  // one layout is untiled row-major (its buffer is the dense array) or both
+  // share an evenly dividing first tile and one has no sub-tiles; else
+  // banded, band by band; else through a dense copy of the whole array.
+  bool by_tiles() const;
   bool banded() const;
 
  private:
