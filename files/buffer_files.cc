@@ -330,13 +330,14 @@ void relayout_file(const ShapeWithLayout& from, const ShapeWithLayout& to, const
                 std::to_string(from.dense_element_bytes()) + " and " +
                 std::to_string(to.dense_element_bytes()) + " bytes)");
   }
-  // Equal widths whose layouts slice alike: impl::RelayoutPlan goes band by
-  // band, holding only source and destination. Otherwise two pack plans
+  // Equal widths where impl::RelayoutPlan needs no dense copy of the whole
+  // array (one pass, or band by band): it holds only source and
+  // destination. Otherwise two pack plans
   // with the source freed between them hold two of source, dense array and
   // destination, and take pred in bytes to pred E(1).
   if (from.element_bits() == to.element_bits()) {
     const impl::RelayoutPlan plan(from, to);
-    if (plan.banded()) {
+    if (plan.by_tiles() || plan.banded()) {
       const impl::IndexPlan source(from), target(to);
       const std::vector<uint8_t> physical = read_array(in, Content::kPhysical, source);
       std::vector<uint8_t> result(static_cast<size_t>(target.byte_size()));
