@@ -40,6 +40,15 @@ find_package(rapidcheck CONFIG QUIET)  # the generated properties; the gate runs
 if(NOT rapidcheck_FOUND)
   tilecheck_missing_required("RapidCheck" librapidcheck-dev)
 endif()
+if(TILECHECK_IMPL_TESTS_ONLY)  # the impl, its tests and the properties only
+  if(TILECHECK_BUILD_TESTS)
+    find_package(GTest QUIET)
+    if(NOT GTest_FOUND)
+      tilecheck_missing_required("GoogleTest" libgtest-dev)
+    endif()
+  endif()
+  return()
+endif()
 find_package(CLI11 CONFIG QUIET)  # the command line
 if(NOT CLI11_FOUND)
   tilecheck_missing_required("CLI11" libcli11-dev)

@@ -55,11 +55,18 @@ tilecheck_install_deps() {
 # missing (apt-get, as root or through sudo). Prints one line naming what it
 # installs; nothing when everything is there.
 tilecheck_install_packages() {
-  local missing=() package
+  local missing=() package arch native
+  native=$(dpkg --print-architecture)
   for package in "$@"; do
     # dpkg-query says "install ok installed" only for a fully installed package,
     # so a package an interrupted install left half-configured is installed again.
-    if [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]]; then
+    # With a second architecture (scripts/test-arm's arm64 libraries) a name
+    # may be installed for both, one line each: the one that counts is the
+    # host's (or arch all), or the architecture a name:arch asks for.
+    arch=$native
+    if [[ $package == *:* ]]; then arch=${package##*:}; fi
+    if ! dpkg-query -W -f='${Architecture} ${Status}\n' "$package" 2>/dev/null |
+        grep -xE "($arch|all) install ok installed" >/dev/null; then
       missing+=("$package")
     fi
   done
