@@ -58,4 +58,24 @@ inline const std::vector<SweepCase>& sweep_cases() {
   return v;
 }
 
+// Relayouts between two layouts of one array (bench/tilecheck_bench.cc,
+// relayout/<name>): the TPU format changes a runtime makes, and a change of
+// the major dim, which goes through a dense copy of the whole array.
+struct RelayoutCase {
+  const char* name;
+  const char* from;
+  const char* to;
+};
+
+inline const std::vector<RelayoutCase>& relayout_cases() {
+  static const std::vector<RelayoutCase> v = {
+      {"bf16_8x128_to_2x1", "bf16[4096,4096]{1,0:T(8,128)}", "bf16[4096,4096]{1,0:T(8,128)(2,1)}"},
+      {"s8_4x1_to_8x128", "s8[4096,4096]{1,0:T(8,128)(4,1)}", "s8[4096,4096]{1,0:T(8,128)}"},
+      {"s4_8x1_to_8x128", "s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[4096,4096]{1,0:T(8,128)E(4)}"},
+      {"f32_8x128_to_rowmajor", "f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{1,0}"},
+      {"f32_8x128_to_colmajor", "f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{0,1:T(8,128)}"},
+  };
+  return v;
+}
+
 }  // namespace tilecheck::bench

@@ -28,6 +28,18 @@
 //                       the other candidate for the machine's copy limit
 //                       (scripts/bench takes the faster of the two)
 //   plan/<case>         constructing the PackPlan of the case's layout
+//
+// Relayout (bench/cases.h, relayout_cases), 1 thread, over the dense bytes:
+//   relayout/<name>        RelayoutPlan (labelled: one pass, by bands, or
+//                          through a dense copy of the whole array)
+//   relayout_whole/<name>  unpack into a dense array allocated once, then pack
+//   memcpy/<name>          memcpy of the dense bytes
+// Strided arrays and slices, on the f32 and bf16 cases (4096 x 4096):
+//   pack_strided/<case>, unpack_strided/<case>   the dense rows 64 elements
+//                       wider than the array (a view of a larger one)
+//   pack_slices/<case>, unpack_slices/<case>     in 16 row slices of 256
+//                       rows (plans built once), one after another, with
+//                       streaming stores as the whole array has them
 #include <benchmark/benchmark.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -35,6 +47,8 @@
 #endif
 
 #include <chrono>
+#include <climits>
+#include <span>
 #include <cstdlib>
 #include <new>
 #include <cstring>
@@ -223,6 +237,76 @@ void bench_copy(benchmark::State& state, int64_t bytes, bool streaming) {
   rate.report(state, bytes);
 }
 
+void bench_relayout(benchmark::State& state, const tilecheck::bench::RelayoutCase& c, bool whole) {
+  const ShapeWithLayout from = parse_shape(c.from), to = parse_shape(c.to);
+  const tilecheck::impl::RelayoutPlan plan(from, to);
+  const tilecheck::impl::PackPlan source(from), target(to);
+  const int64_t dense_bytes = source.index().dense_byte_size();
+  Buffer src(source.index().byte_size()), dst(target.index().byte_size()), dense(whole ? dense_bytes : 0);
+  source.pack(random_bytes(dense_bytes), src, {1});
+  state.SetLabel(whole ? "unpack, then pack" : plan.by_tiles() ? "one pass" : plan.banded() ? "by bands" : "whole array");
+  const WallRate rate;
+  for (auto _ : state) {
+    if (whole) {
+      source.unpack(src, dense, {1});
+      target.pack(dense, dst, {1});
+    } else {
+      plan.run(src, dst, {1});
+    }
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, dense_bytes);
+}
+
+// The dense rows `pad` elements wider than the array.
+void bench_strided(benchmark::State& state, const Case& c, bool pack) {
+  const ShapeWithLayout s = parse_shape(c.layout);
+  const int64_t nb = s.dense_element_bytes(), pad = 64;
+  const tilecheck::impl::PackPlan plan(s, std::vector<int64_t>{(s.dims[1] + pad) * nb, nb});
+  auto dense = random_bytes(plan.dense_span_bytes());
+  Buffer physical(plan.index().byte_size());
+  plan.pack(dense, physical, {1});
+  const WallRate rate;
+  for (auto _ : state) {
+    pack ? plan.pack(dense, physical, {1}) : plan.unpack(physical, dense, {1});
+    benchmark::DoNotOptimize(physical.data());
+    benchmark::DoNotOptimize(dense.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, plan.index().dense_byte_size());
+}
+
+void bench_slices(benchmark::State& state, const Case& c, bool pack) {
+  const ShapeWithLayout s = parse_shape(c.layout);
+  constexpr int64_t kSlices = 16;
+  const int64_t rows = s.dims[0] / kSlices;
+  std::vector<tilecheck::impl::RowSlice> slices;
+  std::vector<tilecheck::impl::PackPlan> plans;
+  for (int64_t i = 0; i < kSlices; ++i) {
+    slices.push_back(tilecheck::impl::row_slice(s, i * rows, (i + 1) * rows));
+    plans.emplace_back(slices.back().shape, slices.back().dense_byte_strides);
+  }
+  const int64_t dense_bytes = tilecheck::spec::dense_byte_size(s);
+  auto dense = random_bytes(dense_bytes);
+  Buffer physical(tilecheck::spec::byte_size(s));
+  // Streaming stores as for the whole array: the slices are parts of it.
+  const tilecheck::impl::ExecOptions options{.threads = 1, .stream_bytes = 0};
+  const WallRate rate;
+  for (auto _ : state) {
+    for (int64_t i = 0; i < kSlices; ++i) {
+      const auto& r = slices[i];
+      const auto d = std::span(dense).subspan(r.dense_offset, plans[i].dense_span_bytes());
+      const auto p = std::span(physical).subspan(r.physical_offset, r.physical_bytes);
+      pack ? plans[i].pack(d, p, options) : plans[i].unpack(p, d, options);
+    }
+    benchmark::DoNotOptimize(physical.data());
+    benchmark::DoNotOptimize(dense.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, dense_bytes);
+}
+
 void bench_plan(benchmark::State& state, const Case& c) {
   const ShapeWithLayout s = parse_shape(c.layout);
   for (auto _ : state) {
@@ -337,6 +421,28 @@ void register_all() {
                                  [&c](benchmark::State& s) { bench_spec_linear_index(s, c); });
     benchmark::RegisterBenchmark(bench_name("plan", n).c_str(), [&c](benchmark::State& s) { bench_plan(s, c); })
         ->Unit(benchmark::kMicrosecond);
+  }
+  for (const Case& c : cases()) {
+    if (std::string(c.name) != "f32_8x128" && std::string(c.name) != "bf16_8x128_2x1") continue;
+    for (const bool pack : {true, false}) {
+      benchmark::RegisterBenchmark(bench_name(pack ? "pack_strided" : "unpack_strided", c.name).c_str(),
+                                   [&c, pack](benchmark::State& s) { bench_strided(s, c, pack); })
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(bench_name(pack ? "pack_slices" : "unpack_slices", c.name).c_str(),
+                                   [&c, pack](benchmark::State& s) { bench_slices(s, c, pack); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  for (const tilecheck::bench::RelayoutCase& c : tilecheck::bench::relayout_cases()) {
+    for (const bool whole : {false, true}) {
+      benchmark::RegisterBenchmark(bench_name(whole ? "relayout_whole" : "relayout", c.name).c_str(),
+                                   [&c, whole](benchmark::State& s) { bench_relayout(s, c, whole); })
+          ->Unit(benchmark::kMillisecond);
+    }
+    const int64_t bytes = tilecheck::spec::dense_byte_size(parse_shape(c.from));
+    benchmark::RegisterBenchmark(bench_name("memcpy", c.name).c_str(),
+                                 [bytes](benchmark::State& s) { bench_copy(s, bytes, false); })
+        ->Unit(benchmark::kMillisecond);
   }
   for (const int64_t bytes : kSweepBytes) {
     const std::string size = std::to_string(bytes);
