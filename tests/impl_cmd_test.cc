@@ -25,8 +25,12 @@ using tilecheck::cli_testing::tilecheck;
 
 const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
 
+// Five generated layouts after the catalogue: these tests are about the
+// command front end (faults, flags, reports), which the catalogue exercises;
+// the generated TPU layouts are large, and each costs the checker (built
+// with the sanitizers here) seconds.
 Output gate_cmd(const std::string& command, std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"gate", "--impl-cmd", command, "--cases", "20"};
+  std::vector<std::string> args = {"gate", "--impl-cmd", command, "--cases", "5"};
   args.insert(args.end(), more.begin(), more.end());
   return tilecheck(args);
 }
@@ -203,7 +207,7 @@ TEST(ImplCmd, OnlyWhatIsClaimedIsSent) {
   ASSERT_TRUE(std::regex_search(
       r.out, m, std::regex("\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ")))
       << r.out;
-  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;  // most of the 59 layouts
+  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;  // most of the 45 layouts
   EXPECT_TRUE(passed(r, "linear_index")) << r.out;
 }
 
@@ -324,7 +328,7 @@ TEST(ImplCmd, JunitAndJsonVerdictsForCi) {
 TEST(ImplCmd, ProfilesAndNarrowing) {
   const Output tpu = gate_cmd(kExample, {"--profile", "tpu"});
   EXPECT_EQ(tpu.exit_code, 0) << tpu.out << tpu.err;
-  EXPECT_NE(tpu.out.find("then 20 generated (profile tpu, seed 1)\n"), std::string::npos) << tpu.out;
+  EXPECT_NE(tpu.out.find("then 5 generated (profile tpu, seed 1)\n"), std::string::npos) << tpu.out;
   const Output gpu = gate_cmd(kExample + " --bug nibble_order", {"--profile", "gpu"});
   EXPECT_EQ(gpu.exit_code, 1) << gpu.out;  // sub-byte types abound
   const Output narrow =
@@ -332,7 +336,7 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
   EXPECT_EQ(narrow.exit_code, 0) << narrow.out;
   EXPECT_TRUE(std::regex_search(
       narrow.out, std::regex("layouts: [0-9]+ from the catalogue \\([0-9]+ more left out by "
-                             "--max-rank or --types\\), then 20 generated")))
+                             "--max-rank or --types\\), then 5 generated")))
       << narrow.out;
   EXPECT_EQ(gate_cmd(kExample, {"--profile", "cpu"}).exit_code, 2);
   EXPECT_EQ(gate_cmd(kExample, {"--types", "f33"}).exit_code, 2);
