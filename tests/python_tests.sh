@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests. The extension must load into a plain python3,
 # which a sanitizer-built one cannot (its runtime would have to be preloaded),
-# so this builds the package without sanitizers, in a tree of its own that
-# builds nothing else, then runs pytest over python/tests and the example's
+# so this builds the package without sanitizers in the Release tree BUILD_DIR
+# (ctest gives it the CI recipe test's, whose libraries are built already;
+# a new directory is configured), then runs pytest over python/tests and the example's
 # property test (examples/python/detile_bf16.py) with Debian's python3, the
 # one the python3-* packages are installed for.
 #   python_tests.sh ROOT BUILD_DIR
