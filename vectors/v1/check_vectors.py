@@ -35,7 +35,6 @@ import base64
 import json
 import os
 import selectors
-import signal
 import subprocess
 import sys
 import time
@@ -299,7 +298,6 @@ def load(path):
 
 
 def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quietly end when the output is closed
     parser = argparse.ArgumentParser(
         description="Check an implementation against tilecheck's vector files.",
         usage="%(prog)s [options] VECTORS.json... -- COMMAND [ARG...]")
@@ -354,4 +352,11 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # SIGPIPE stays ignored (Python's default): a write to an implementation
+    # that has exited is then BrokenPipeError, reported as such, not the
+    # end of the checker. A closed output of our own ends it quietly.
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
