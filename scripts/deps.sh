@@ -41,13 +41,26 @@ tilecheck_test_packages=(
   jq                  # scripts/ci-example.sh (run by a test) reads the gate's JSON verdict
 )
 
-# tilecheck_install_deps [main|all]: installs what is missing of the main
-# list, or of both lists (the default).
+# Needed only by scripts/test-arm (the impl cross-built for aarch64 and run
+# emulated); arm64 packages through Debian multiarch, after
+# `dpkg --add-architecture arm64`, which scripts/test-arm does first.
+tilecheck_arm_packages=(
+  cmake ninja-build         # the build, as above
+  g++-aarch64-linux-gnu     # the cross compiler, with its arm64 libc and libstdc++ (the *-arm64-cross packages)
+  qemu-user-static          # qemu-aarch64-static: runs the arm64 programs on NEON and SVE CPUs
+  libhwy-dev:arm64          # Highway, arm64 build (Multi-Arch: same, beside the host's)
+  librapidcheck-dev:arm64   # RapidCheck, arm64 build
+  libgtest-dev:arm64        # GoogleTest, arm64 build
+)
+
+# tilecheck_install_deps [main|all|arm]: installs what is missing of the main
+# list, of the main and test lists (the default), or of the Arm list.
 tilecheck_install_deps() {
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
     all) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" ;;
-    *) echo "tilecheck_install_deps: expected 'main' or 'all', got '$1'" >&2; return 2 ;;
+    arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;
+    *) echo "tilecheck_install_deps: expected 'main', 'all' or 'arm', got '$1'" >&2; return 2 ;;
   esac
 }
 
