@@ -3,7 +3,7 @@
 
     python3 bench/sweep_report.py build/bench/results.json build/bench/sweep.svg
 
-For each sweep case and size (dense bytes): pack and unpack GB/s, their ratio
+For each Highway target measured, sweep case and size (dense bytes): pack and unpack GB/s, their ratio
 to memcpy of the same size in the same run, and to the best copy (the faster
 of memcpy and the non-temporal copy at that size). Then the plan's
 construction time per case; and the automatic thread count's speed against
@@ -18,31 +18,42 @@ import sys
 GOAL, GOAL_FROM = 0.8, 64 << 10
 
 
+def split_target(name):
+    """'kind/case@TARGET' -> ('kind/case', 'TARGET'); no '@': the target is None."""
+    base, _, target = name.partition("@")
+    return base, (target or None)
+
+
 def load(path):
+    """The sweep's rates per Highway target: {target: {case: {bytes: {kind: B/s}}, 'copy': ...}}
+    (the copies run once and serve every target), and the plans' construction times."""
     data = json.load(open(path))
-    rate, plan_us = {}, {}
+    rates, copies, plan_us = {}, {}, {}
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        name = b["run_name"].removesuffix("/real_time")
+        name, target = split_target(b["run_name"].removesuffix("/real_time"))
         parts = name.split("/")
         if parts[0] == "plan":
             scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b["time_unit"]]
             plan_us[parts[1]] = b["real_time"] * scale
         elif parts[0] in ("sweep_pack", "sweep_unpack", "sweep_pack_mt", "sweep_unpack_mt"):
-            rate.setdefault(parts[1], {}).setdefault(int(parts[2]), {})[parts[0]] = b["bytes_per_second"]
+            rates.setdefault(target, {}).setdefault(parts[1], {}).setdefault(int(parts[2]), {})[parts[0]] = \
+                b["bytes_per_second"]
         elif parts[0] in ("sweep_memcpy", "sweep_ntcopy"):
-            rate.setdefault("copy", {}).setdefault(int(parts[1]), {})[parts[0]] = b["bytes_per_second"]
-    return data, rate, plan_us
+            copies.setdefault(int(parts[1]), {})[parts[0]] = b["bytes_per_second"]
+    for rate in rates.values():
+        rate["copy"] = copies
+    return data, rates, plan_us
 
 
 def size_name(n):
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
 
 
-def table(rate, plan_us):
+def table(rate, target):
     copies = rate.get("copy", {})
-    print("size sweep: GB/s over the dense array's bytes; ratios to memcpy (mc) and to the best copy")
+    print(f"size sweep on {target}: GB/s over the dense array's bytes; ratios to memcpy (mc) and to the best copy")
     print("(the faster of memcpy and a non-temporal copy) of the same size, in the same run")
     print(f"{'case':16} {'size':>8} {'pack':>6} {'unpack':>6} {'memcpy':>6} {'ntcopy':>6} | "
           f"{'pk/mc':>6} {'up/mc':>6} {'pk/best':>7} {'up/best':>7} {'us/pack':>8} | "
@@ -62,13 +73,9 @@ def table(rate, plan_us):
             print(f"{case:16} {size_name(n):>8} {f(pk)} {f(up)} {f(mc)} {f(nt)} | "
                   f"{q(pk, mc)} {q(up, mc)} {q(pk, best, 7)} {q(up, best, 7)} {us} | "
                   f"{q(pk_mt, pk, 7)} {q(up_mt, up, 7)}")
-    if plan_us:
-        print()
-        print("constructing a PackPlan (us): " +
-              ", ".join(f"{case} {us:.2f}" for case, us in plan_us.items()))
 
 
-def svg(rate, path):
+def svg(rate, path, target):
     cases = [c for c in rate if c != "copy"]
     copies = rate.get("copy", {})
     sizes = sorted({n for c in cases for n in rate[c]})
@@ -90,8 +97,8 @@ def svg(rate, path):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{left}" y="18" font-size="14">pack and unpack, ratio to memcpy of the same size '
-           f'(1 thread)</text>']
+           f'<text x="{left}" y="18" font-size="14">pack and unpack on {target}, ratio to memcpy of the same '
+           f'size (1 thread)</text>']
     for i in range(int(y_max * 5) + 1):  # horizontal grid every 0.2
         v = i / 5
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
@@ -129,11 +136,24 @@ def svg(rate, path):
         f.write("\n".join(out) + "\n")
 
 
+def report(path, svg_path=None):
+    """Prints the sweep's table per target and the plans' times; writes the plot per target
+    (svg_path itself for the first target, svg_path with -TARGET before .svg for the others)."""
+    _, rates, plan_us = load(path)
+    for i, (target, rate) in enumerate(rates.items()):
+        if i:
+            print()
+        table(rate, target)
+        if svg_path:
+            svg(rate, svg_path if i == 0 else svg_path.removesuffix(".svg") + f"-{target}.svg", target)
+    if plan_us:
+        print()
+        print("constructing a PackPlan (us): " +
+              ", ".join(f"{case} {us:.2f}" for case, us in plan_us.items()))
+
+
 def main():
-    _, rate, plan_us = load(sys.argv[1])
-    table(rate, plan_us)
-    if len(sys.argv) > 2:
-        svg(rate, sys.argv[2])
+    report(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,22 @@
 //                       (scripts/bench takes the faster of the two)
 //   plan/<case>         constructing the PackPlan of the case's layout
 //
+// Sizes: every case runs at its listed size and, when that size's buffers
+// (dense and physical) are not already 4x the last-level cache (read from
+// sysfs), again as <case>_dram with its first dim multiplied until they
+// are. Every benchmark's counter llc_x is its buffers' bytes over the
+// last-level cache: scripts/bench labels a row in-cache (<= 1) or DRAM.
+//
+// SIMD targets: the benchmarks of the impl (pack, unpack, pack_mt, sweep,
+// relayout, strided, slices) carry the Highway target they ran on after an
+// '@' (pack/f32_8x128@AVX2). By default that is the best target the CPU
+// has; --target NAME (a name as hwy::TargetName prints it: AVX3, AVX2,
+// SSE4, ...) restricts dispatch to NAME, and --target all registers those
+// benchmarks once per target the CPU has, interleaved with the others in
+// one run. With one --target, oneDNN is limited to the matching ISA too
+// (AVX2 -> avx2, SSE4 and below -> sse41), so the peer runs the code a CPU
+// of that kind would.
+//
 // Relayout (bench/cases.h, relayout_cases), 1 thread, over the dense bytes:
 //   relayout/<name>        RelayoutPlan (labelled: one pass, by bands, or
 //                          through a dense copy of the whole array)
@@ -46,15 +62,22 @@
 #include <emmintrin.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
-#include <span>
+#include <cstdio>
 #include <cstdlib>
-#include <new>
 #include <cstring>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <new>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "hwy/targets.h"
 
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/semantics.h>
@@ -62,8 +85,6 @@
 
 #include "bench/cases.h"
 #ifdef TILECHECK_HAVE_DNNL
-#include <cstdio>
-
 #include "bench/onednn_peer.h"
 #endif
 
@@ -103,21 +124,49 @@ Buffer random_bytes(size_t n) {
 // on several threads (the calling thread's CPU time would undercount it), and
 // on a shared machine wall and CPU time differ, so one clock for all ratios.
 // Google Benchmark's own timing (CPU time) still picks the iteration count.
+// The last-level cache's size in bytes: the largest level's size in sysfs
+// (cpu0), 32 MiB when sysfs does not say.
+int64_t last_level_cache_bytes() {
+  int64_t best_level = 0, bytes = 0;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level_file(dir + "level"), size_file(dir + "size");
+    int64_t level = 0;
+    std::string size;
+    if (!(level_file >> level) || !(size_file >> size) || size.empty()) continue;
+    int64_t n = std::atoll(size.c_str());
+    if (size.back() == 'K') n <<= 10;
+    if (size.back() == 'M') n <<= 20;
+    if (level > best_level || (level == best_level && n > bytes)) best_level = level, bytes = n;
+  }
+  return bytes > 0 ? bytes : int64_t{32} << 20;
+}
+
+int64_t llc_bytes() {
+  static const int64_t bytes = last_level_cache_bytes();
+  return bytes;
+}
+
 class WallRate {
  public:
   WallRate() : start_(std::chrono::steady_clock::now()) {}
-  void report(benchmark::State& state, int64_t dense_bytes) const {
+  // `footprint_bytes`: the bytes the benchmark reads and writes per
+  // iteration (both buffers), for the llc_x counter; 0 for none.
+  void report(benchmark::State& state, int64_t dense_bytes, int64_t footprint_bytes = 0) const {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     state.counters["bytes_per_second"] = benchmark::Counter(
         static_cast<double>(state.iterations()) * static_cast<double>(dense_bytes) / seconds);
+    if (footprint_bytes > 0) {
+      state.counters["llc_x"] = static_cast<double>(footprint_bytes) / static_cast<double>(llc_bytes());
+    }
   }
 
  private:
   std::chrono::steady_clock::time_point start_;
 };
 
-void bench_pack(benchmark::State& state, const Case& c, int threads) {
-  const tilecheck::impl::PackPlan plan(parse_shape(c.layout));
+void bench_pack(benchmark::State& state, const ShapeWithLayout& s, int threads) {
+  const tilecheck::impl::PackPlan plan(s);
   const auto dense = random_bytes(plan.index().dense_byte_size());
   Buffer physical(plan.index().byte_size());
   const WallRate rate;
@@ -126,11 +175,11 @@ void bench_pack(benchmark::State& state, const Case& c, int threads) {
     benchmark::DoNotOptimize(physical.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, plan.index().dense_byte_size());
+  rate.report(state, plan.index().dense_byte_size(), plan.index().dense_byte_size() + plan.index().byte_size());
 }
 
-void bench_unpack(benchmark::State& state, const Case& c) {
-  const tilecheck::impl::PackPlan plan(parse_shape(c.layout));
+void bench_unpack(benchmark::State& state, const ShapeWithLayout& s) {
+  const tilecheck::impl::PackPlan plan(s);
   Buffer physical(plan.index().byte_size());
   plan.pack(random_bytes(plan.index().dense_byte_size()), physical, {1});
   Buffer dense(plan.index().dense_byte_size());
@@ -140,14 +189,10 @@ void bench_unpack(benchmark::State& state, const Case& c) {
     benchmark::DoNotOptimize(dense.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, plan.index().dense_byte_size());
+  rate.report(state, plan.index().dense_byte_size(), plan.index().dense_byte_size() + plan.index().byte_size());
 }
 
 void bench_copy(benchmark::State& state, int64_t bytes, bool streaming);
-
-void bench_memcpy(benchmark::State& state, const Case& c) {
-  bench_copy(state, tilecheck::spec::dense_byte_size(parse_shape(c.layout)), false);
-}
 
 void bench_spec_pack(benchmark::State& state, const Case& c) {
   const ShapeWithLayout s = parse_shape(c.small_layout);
@@ -197,7 +242,7 @@ void bench_sweep(benchmark::State& state, const tilecheck::bench::SweepCase& c, 
     }
     benchmark::ClobberMemory();
   }
-  rate.report(state, dense_bytes);
+  rate.report(state, dense_bytes, dense_bytes + plan.index().byte_size());
 }
 
 // Copies n bytes (n a multiple of 16, both 16-byte aligned) with
@@ -234,7 +279,7 @@ void bench_copy(benchmark::State& state, int64_t bytes, bool streaming) {
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, bytes);
+  rate.report(state, bytes, 2 * bytes);
 }
 
 void bench_relayout(benchmark::State& state, const tilecheck::bench::RelayoutCase& c, bool whole) {
@@ -256,7 +301,7 @@ void bench_relayout(benchmark::State& state, const tilecheck::bench::RelayoutCas
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, dense_bytes);
+  rate.report(state, dense_bytes, static_cast<int64_t>(src.size() + dst.size() + dense.size()));
 }
 
 // The dense rows `pad` elements wider than the array.
@@ -274,7 +319,7 @@ void bench_strided(benchmark::State& state, const Case& c, bool pack) {
     benchmark::DoNotOptimize(dense.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, plan.index().dense_byte_size());
+  rate.report(state, plan.index().dense_byte_size(), static_cast<int64_t>(dense.size() + physical.size()));
 }
 
 void bench_slices(benchmark::State& state, const Case& c, bool pack) {
@@ -304,7 +349,7 @@ void bench_slices(benchmark::State& state, const Case& c, bool pack) {
     benchmark::DoNotOptimize(dense.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, dense_bytes);
+  rate.report(state, dense_bytes, static_cast<int64_t>(dense.size() + physical.size()));
 }
 
 void bench_plan(benchmark::State& state, const Case& c) {
@@ -354,10 +399,10 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 #ifdef TILECHECK_HAVE_DNNL
 using tilecheck::bench::OneDnnFormat;
 
-void bench_onednn(benchmark::State& state, const Case& c, const OneDnnFormat& d) {
+void bench_onednn(benchmark::State& state, const ShapeWithLayout& s, const OneDnnFormat& d) {
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
-  const int64_t n = tilecheck::spec::dense_byte_size(parse_shape(c.layout));
+  const int64_t n = tilecheck::spec::dense_byte_size(s);
   auto src_bytes = random_bytes(n);
   dnnl::memory src(d.plain, engine, src_bytes.data());
   dnnl::memory dst(d.blocked, engine);
@@ -367,13 +412,13 @@ void bench_onednn(benchmark::State& state, const Case& c, const OneDnnFormat& d)
     r.execute(stream, src, dst);
     stream.wait();
   }
-  rate.report(state, n);
+  rate.report(state, n, n + static_cast<int64_t>(d.blocked.get_size()));
 }
 
 // oneDNN's output must equal PackPlan's, or the comparison means nothing
 // (onednn_crosscheck_test checks the same in the test suite).
-bool onednn_matches(const Case& c, const OneDnnFormat& d) {
-  const tilecheck::impl::PackPlan plan(parse_shape(c.layout));
+bool onednn_matches(const ShapeWithLayout& s, const OneDnnFormat& d) {
+  const tilecheck::impl::PackPlan plan(s);
   if (static_cast<int64_t>(d.blocked.get_size()) != plan.index().byte_size()) return false;
   auto dense = random_bytes(plan.index().dense_byte_size());
   Buffer ours(plan.index().byte_size()), theirs(plan.index().byte_size());
@@ -390,31 +435,86 @@ std::string bench_name(const char* kind, const char* name) {
   return s;
 }
 
-void register_all() {
+// The Highway targets the impl's benchmarks run on: one entry of 0 (the
+// best target, unrestricted) unless --target asked for others.
+struct Targets {
+  std::vector<int64_t> list;
+  // The name a benchmark carries after '@': the target it dispatches to.
+  static std::string name_of(int64_t target) {
+    return hwy::TargetName(target != 0 ? target : hwy::SupportedAndGeneratedTargets().front());
+  }
+};
+
+// Registers an impl benchmark once per target, named kind/case@TARGET, each
+// dispatching to its target while it runs (interleaved runs need that).
+void register_per_target(const Targets& targets, const std::string& name,
+                         const std::function<void(benchmark::State&)>& run, benchmark::TimeUnit unit) {
+  for (const int64_t t : targets.list) {
+    benchmark::RegisterBenchmark((name + "@" + Targets::name_of(t)).c_str(),
+                                 [t, run](benchmark::State& s) {
+                                   hwy::SetSupportedTargetsForTest(t);
+                                   run(s);
+                                   hwy::SetSupportedTargetsForTest(0);
+                                 })
+        ->Unit(unit);
+  }
+}
+
+// A case at one of its sizes: the listed one, or <case>_dram, the first dim
+// multiplied until dense and physical buffers are at least 4x the
+// last-level cache.
+struct SizedCase {
+  std::string name;
+  ShapeWithLayout shape;
+};
+
+std::vector<SizedCase> sizes_of(const Case& c) {
+  std::vector<SizedCase> v{{c.name, parse_shape(c.layout)}};
+  const ShapeWithLayout& s = v.front().shape;
+  const int64_t footprint = tilecheck::spec::dense_byte_size(s) + tilecheck::spec::byte_size(s);
+  if (footprint < 4 * llc_bytes()) {
+    ShapeWithLayout big = s;
+    big.dims[0] *= (4 * llc_bytes() + footprint - 1) / footprint;
+    v.push_back({std::string(c.name) + "_dram", big});
+  }
+  return v;
+}
+
+void register_all(const Targets& targets) {
+  static std::deque<SizedCase> sized;  // the benchmarks hold references
   for (const Case& c : cases()) {
+    for (const SizedCase& sc : sizes_of(c)) {
+      sized.push_back(sc);
+      const ShapeWithLayout& s = sized.back().shape;
+      const char* n = sized.back().name.c_str();
+      register_per_target(targets, bench_name("pack", n), [&s](benchmark::State& st) { bench_pack(st, s, 1); },
+                          benchmark::kMillisecond);
+      register_per_target(targets, bench_name("unpack", n), [&s](benchmark::State& st) { bench_unpack(st, s); },
+                          benchmark::kMillisecond);
+      register_per_target(targets, bench_name("pack_mt", n), [&s](benchmark::State& st) { bench_pack(st, s, 0); },
+                          benchmark::kMillisecond);
+      const int64_t bytes = tilecheck::spec::dense_byte_size(s);
+      benchmark::RegisterBenchmark(bench_name("memcpy", n).c_str(),
+                                   [bytes](benchmark::State& st) { bench_copy(st, bytes, false); })
+          ->Unit(benchmark::kMillisecond);
+#ifdef TILECHECK_HAVE_DNNL
+      if (const auto d = tilecheck::bench::onednn_format(s, c.onednn_blocks)) {
+        if (onednn_matches(s, *d)) {
+          benchmark::RegisterBenchmark(bench_name("onednn_pack", n).c_str(),
+                                       [&s, d = *d](benchmark::State& st) { bench_onednn(st, s, d); })
+              ->Unit(benchmark::kMillisecond);
+        } else {
+          std::fprintf(stderr,
+                       "onednn_pack/%s: oneDNN's output differs from PackPlan's (docs/PERFORMANCE.md, "
+                       "\"oneDNN as a peer\"); not registered\n",
+                       n);
+        }
+      }
+#endif
+    }
     const char* n = c.name;
-    benchmark::RegisterBenchmark(bench_name("pack", n).c_str(), [&c](benchmark::State& s) { bench_pack(s, c, 1); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(bench_name("unpack", n).c_str(), [&c](benchmark::State& s) { bench_unpack(s, c); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(bench_name("pack_mt", n).c_str(), [&c](benchmark::State& s) { bench_pack(s, c, 0); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(bench_name("memcpy", n).c_str(), [&c](benchmark::State& s) { bench_memcpy(s, c); })
-        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(bench_name("spec_pack", n).c_str(), [&c](benchmark::State& s) { bench_spec_pack(s, c); })
         ->Unit(benchmark::kMillisecond);
-#ifdef TILECHECK_HAVE_DNNL
-    if (const auto d = tilecheck::bench::onednn_format(parse_shape(c.layout), c.onednn_blocks)) {
-      if (onednn_matches(c, *d)) {
-        benchmark::RegisterBenchmark(bench_name("onednn_pack", n).c_str(),
-                                     [&c, d = *d](benchmark::State& s) { bench_onednn(s, c, d); })
-        ->Unit(benchmark::kMillisecond);
-      } else {
-        std::fprintf(stderr, "onednn_pack/%s: oneDNN's output differs from PackPlan's; not registered\n",
-                     c.name);
-      }
-    }
-#endif
     benchmark::RegisterBenchmark(bench_name("linear_index", n).c_str(),
                                  [&c](benchmark::State& s) { bench_linear_index(s, c); });
     benchmark::RegisterBenchmark(bench_name("spec_linear_index", n).c_str(),
@@ -425,19 +525,16 @@ void register_all() {
   for (const Case& c : cases()) {
     if (std::string(c.name) != "f32_8x128" && std::string(c.name) != "bf16_8x128_2x1") continue;
     for (const bool pack : {true, false}) {
-      benchmark::RegisterBenchmark(bench_name(pack ? "pack_strided" : "unpack_strided", c.name).c_str(),
-                                   [&c, pack](benchmark::State& s) { bench_strided(s, c, pack); })
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(bench_name(pack ? "pack_slices" : "unpack_slices", c.name).c_str(),
-                                   [&c, pack](benchmark::State& s) { bench_slices(s, c, pack); })
-          ->Unit(benchmark::kMillisecond);
+      register_per_target(targets, bench_name(pack ? "pack_strided" : "unpack_strided", c.name),
+                          [&c, pack](benchmark::State& s) { bench_strided(s, c, pack); }, benchmark::kMillisecond);
+      register_per_target(targets, bench_name(pack ? "pack_slices" : "unpack_slices", c.name),
+                          [&c, pack](benchmark::State& s) { bench_slices(s, c, pack); }, benchmark::kMillisecond);
     }
   }
   for (const tilecheck::bench::RelayoutCase& c : tilecheck::bench::relayout_cases()) {
     for (const bool whole : {false, true}) {
-      benchmark::RegisterBenchmark(bench_name(whole ? "relayout_whole" : "relayout", c.name).c_str(),
-                                   [&c, whole](benchmark::State& s) { bench_relayout(s, c, whole); })
-          ->Unit(benchmark::kMillisecond);
+      register_per_target(targets, bench_name(whole ? "relayout_whole" : "relayout", c.name),
+                          [&c, whole](benchmark::State& s) { bench_relayout(s, c, whole); }, benchmark::kMillisecond);
     }
     const int64_t bytes = tilecheck::spec::dense_byte_size(parse_shape(c.from));
     benchmark::RegisterBenchmark(bench_name("memcpy", c.name).c_str(),
@@ -451,10 +548,9 @@ void register_all() {
       for (const bool pack : {true, false}) {
         for (const int threads : {1, 0}) {
           const std::string kind = std::string("sweep_") + (pack ? "pack" : "unpack") + (threads ? "" : "_mt");
-          benchmark::RegisterBenchmark(bench_name(kind.c_str(), name.c_str()).c_str(),
-                                       [&c, bytes, pack, threads](benchmark::State& s) {
-                                         bench_sweep(s, c, bytes, pack, threads);
-                                       });
+          register_per_target(targets, bench_name(kind.c_str(), name.c_str()),
+                              [&c, bytes, pack, threads](benchmark::State& s) { bench_sweep(s, c, bytes, pack, threads); },
+                              benchmark::kNanosecond);
         }
       }
     }
@@ -465,17 +561,93 @@ void register_all() {
   }
 }
 
+// The Highway targets this build has and this CPU runs, by name.
+std::string supported_target_names() {
+  std::string s;
+  for (const int64_t t : hwy::SupportedAndGeneratedTargets()) s += std::string(s.empty() ? "" : " ") + hwy::TargetName(t);
+  return s;
+}
+
+// Takes --target NAME / --target=NAME out of argv (Google Benchmark must not
+// see it). Returns false, having printed one line, for a target Highway does
+// not know or this CPU lacks.
+bool parse_target(int& argc, char** argv, Targets& targets, std::string& asked) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    int used = 0;
+    if (a == "--target") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "error: --target needs a name; this CPU has: %s (or all)\n", supported_target_names().c_str());
+        return false;
+      }
+      asked = argv[i + 1], used = 2;
+    } else if (a.rfind("--target=", 0) == 0) {
+      asked = a.substr(9), used = 1;
+    } else {
+      continue;
+    }
+    for (int j = i; j + used < argc; ++j) argv[j] = argv[j + used];
+    argc -= used;
+    --i;
+  }
+  if (asked.empty()) {
+    targets.list = {0};
+    return true;
+  }
+  std::string upper = asked;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  const std::vector<int64_t> supported = hwy::SupportedAndGeneratedTargets();
+  if (upper == "ALL") {
+    targets.list = supported;
+    return true;
+  }
+  for (const int64_t t : supported) {
+    if (upper == hwy::TargetName(t)) {
+      targets.list = {t};
+      return true;
+    }
+  }
+  bool known = false;
+  for (int bit = 0; bit < 64; ++bit) known |= upper == hwy::TargetName(int64_t{1} << bit);
+  std::fprintf(stderr, "error: --target %s: %s; this CPU has: %s (or all)\n", asked.c_str(),
+               known ? "this CPU (or this build) does not have it" : "not a Highway target name",
+               supported_target_names().c_str());
+  return false;
+}
+
+#ifdef TILECHECK_HAVE_DNNL
+// With one --target, oneDNN runs the ISA a CPU of that kind would have.
+bool limit_onednn_isa(const Targets& targets) {
+  if (targets.list.size() != 1 || targets.list.front() == 0) return true;
+  const std::string name = hwy::TargetName(targets.list.front());
+  if (name.rfind("AVX3", 0) == 0) return true;
+  const dnnl::cpu_isa isa = name == "AVX2" ? dnnl::cpu_isa::avx2 : dnnl::cpu_isa::sse41;
+  try {
+    dnnl::set_max_cpu_isa(isa);
+  } catch (const dnnl::error& e) {
+    std::fprintf(stderr, "error: cannot limit oneDNN's ISA for --target %s: %s\n", name.c_str(), e.what());
+    return false;
+  }
+  return true;
+}
+#endif
+
 }  // namespace
 
-
 int main(int argc, char** argv) {
+  Targets targets;
+  std::string asked;
+  if (!parse_target(argc, argv, targets, asked)) return 2;
 #ifdef TILECHECK_HAVE_DNNL
+  if (!limit_onednn_isa(targets)) return 2;
   if (!tilecheck::bench::limit_onednn_to_one_thread()) {
     std::fprintf(stderr, "error: cannot limit oneDNN's OpenMP runtime to one thread\n");
     return 2;
   }
 #endif
-  register_all();
+  benchmark::AddCustomContext("llc_bytes", std::to_string(llc_bytes()));
+  benchmark::AddCustomContext("hwy_targets", supported_target_names());
+  register_all(targets);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -74,6 +74,13 @@ HWY_INLINE void CopyBytes(const uint8_t* HWY_RESTRICT from, uint8_t* HWY_RESTRIC
   if (i < bytes) std::memcpy(to + i, from + i, static_cast<size_t>(bytes - i));
 }
 
+// A cache line: the unit a streaming store's write-combining buffer fills.
+constexpr int64_t kLineBytes = 64;
+// True when runs of `bytes` at `to`, `to + stride`, ... are whole aligned
+// lines.
+HWY_INLINE bool LineRuns(const void* to, int64_t bytes, int64_t stride) {
+  return reinterpret_cast<uintptr_t>(to) % kLineBytes == 0 && bytes % kLineBytes == 0 && stride % kLineBytes == 0;
+}
 // True when `bytes` at `to` are whole aligned vectors (streamable).
 HWY_INLINE bool WholeVectors(const void* to, int64_t bytes) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
@@ -244,6 +251,7 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
   const int64_t nb = p.elem_bytes, g = p.group_rows, tc = p.tile_cols;
   const int64_t lane_bytes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
   const int64_t tiles = (cols + tc - 1) / tc;
+  HWY_ALIGN uint8_t stage[kMaxPanelChunk];  // one chunk: g rows of nc*nb bytes
   for (int64_t t = 0; t < tiles; ++t) {
     const int64_t nc = std::min(tc, cols - t * tc);
     for (int64_t j = 0; j < p.groups; ++j) {
@@ -257,6 +265,17 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
       }
       if (g == 1) {
         Emit(src, dst, nc * nb, stream);
+      } else if (stream && lane_bytes < kLineBytes) {
+        // Vectors narrower than a line, streamed into g rows in turn, would
+        // leave each row's write-combining buffer half full at every switch
+        // (a read-modify-write of the line in memory): unzip into the stage
+        // and stream each row's run out whole, where it is whole lines.
+        if (LineRuns(dst, nc * nb, p.row_stride)) {
+          Unzip<false>(g, src, stage, nc * nb, nc);
+          for (int64_t r = 0; r < g; ++r) CopyBytes<true>(stage + r * nc * nb, dst + r * p.row_stride, nc * nb);
+        } else {
+          Unzip<false>(g, src, dst, p.row_stride, nc);
+        }
       } else if (stream && WholeVectors(dst, nc * nb) && p.row_stride % lane_bytes == 0) {
         Unzip<true>(g, src, dst, p.row_stride, nc);
       } else {

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""tilecheck_bench's JSON output as the tables scripts/bench prints.
+
+    python3 bench/report.py build/bench/results.json [build/bench/sweep.svg]
+
+One set of tables per Highway target measured (the impl's benchmarks carry
+their target after an '@'; memcpy, oneDNN and the spec run once and serve
+every target):
+- per case and size: GB/s of pack, unpack, pack_mt, memcpy, oneDNN and the
+  spec (bytes of the dense array per second), pack and unpack as a ratio of
+  memcpy, pack against oneDNN's reorder and against the spec's pack, and
+  where the case's buffers live: in-cache when dense and physical buffers
+  together fit the last-level cache, DRAM otherwise (x LLC: their bytes over
+  the cache's);
+- relayout, strided views and row slices;
+then linear_index's speed-up over the spec's, and the size sweep
+(bench/sweep_report.py). Python's standard library only.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_report  # noqa: E402
+
+
+def gbs(x):
+    return (f"{x / 1e9:6.2f}" if x >= 1e8 else f"{x / 1e9:6.3f}") if x else "     -"
+
+
+def ratio(a, b):
+    return f"{a / b:6.2f}" if a and b else "     -"
+
+
+def load(path):
+    """{target or None: {case: {kind: B/s}}}, the relayouts' labels, each case's x LLC, the context."""
+    data = json.load(open(path))
+    rate, how, llc_x = {}, {}, {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        name, target = sweep_report.split_target(b["run_name"].removesuffix("/real_time"))
+        kind, case = name.split("/", 1)
+        rate.setdefault(target, {}).setdefault(case, {})[kind] = b.get("bytes_per_second",
+                                                                       b.get("items_per_second", 0.0))
+        if kind == "relayout":
+            how[case] = b.get("label", "")
+        if "llc_x" in b and kind == "pack":
+            llc_x[case] = b["llc_x"]
+    return data, rate, how, llc_x
+
+
+def tables(shared, mine, target, how, llc_x, llc_bytes):
+    def r(case):
+        return {**shared.get(case, {}), **mine.get(case, {})}
+
+    print(f"on {target}: GB/s over the dense array's bytes (median of the repetitions); ratios in the same run;")
+    print(f"where: the buffers in the last-level cache ({llc_bytes / 2**20:.0f} MiB) or not, x LLC their size over it")
+    print(f"{'case':22} {'where':>8} {'x LLC':>6} {'pack':>6} {'unpack':>6} {'pk_mt':>6} {'memcpy':>6} {'oneDNN':>6} "
+          f"{'spec':>6} | {'pk/mc':>6} {'up/mc':>6} {'mt/mc':>6} {'pk/dnn':>6} {'pk/spec':>7}")
+    for case in sorted(mine, key=lambda k: (k.removesuffix("_dram"), k.endswith("_dram"))):
+        c = r(case)
+        if "pack" not in c:
+            continue
+        spec = shared.get(case.removesuffix("_dram"), {}).get("spec_pack")
+        x = llc_x.get(case)
+        where = ("in-cache" if x <= 1 else "DRAM") if x is not None else "?"
+        p, u, mt, mc, dnn = c.get("pack"), c.get("unpack"), c.get("pack_mt"), c.get("memcpy"), c.get("onednn_pack")
+        print(f"{case:22} {where:>8} {x or 0:6.1f} {gbs(p)} {gbs(u)} {gbs(mt)} {gbs(mc)} {gbs(dnn)} {gbs(spec)} "
+              f"| {ratio(p, mc)} {ratio(u, mc)} {ratio(mt, mc)} {ratio(p, dnn)} {ratio(p, spec):>7}")
+    relayouts = [case for case in mine if "relayout" in mine[case]]
+    if relayouts:
+        print()
+        print(f"relayout on {target}, 1 thread, GB/s over the dense bytes: RelayoutPlan (how: one pass, by bands,")
+        print("or through a dense copy), unpack into a dense array then pack (whole), and memcpy")
+        print(f"{'pair':24} {'how':>12} {'relayout':>8} {'whole':>6} {'memcpy':>6} | {'rl/mc':>6} {'rl/whole':>8}")
+        for case in relayouts:
+            c = r(case)
+            rl, wh, mc = c.get("relayout"), c.get("relayout_whole"), c.get("memcpy")
+            print(f"{case:24} {how.get(case, ''):>12} {gbs(rl):>8} {gbs(wh)} {gbs(mc)} | {ratio(rl, mc)} "
+                  f"{ratio(rl, wh):>8}")
+    views = [case for case in mine if "pack_strided" in mine[case]]
+    if views:
+        print()
+        print(f"strided views and row slices on {target}, 1 thread, against the contiguous whole-array call")
+        print(f"{'case':20} {'pk_str':>6} {'up_str':>6} {'pk_sl':>6} {'up_sl':>6} | "
+              f"{'pk_str/pk':>9} {'up_str/up':>9} {'pk_sl/pk':>8} {'up_sl/up':>8}")
+        for case in views:
+            c = r(case)
+            p, u = c.get("pack"), c.get("unpack")
+            ps, us, pl, ul = c.get("pack_strided"), c.get("unpack_strided"), c.get("pack_slices"), c.get("unpack_slices")
+            print(f"{case:20} {gbs(ps)} {gbs(us)} {gbs(pl)} {gbs(ul)} | "
+                  f"{ratio(ps, p):>9} {ratio(us, u):>9} {ratio(pl, p):>8} {ratio(ul, u):>8}")
+
+
+def main():
+    data, rate, how, llc_x = load(sys.argv[1])
+    ctx = data["context"]
+    llc_bytes = int(ctx.get("llc_bytes", 0)) or 1
+    print(f"machine: {ctx.get('host_name', '?')}, {ctx['num_cpus']} cpus, {ctx['date']}; "
+          f"Highway targets it has: {ctx.get('hwy_targets', '?')}")
+    shared = rate.get(None, {})
+    order = ctx.get("hwy_targets", "").split()  # best first
+    for target in sorted((t for t in rate if t is not None), key=lambda t: order.index(t) if t in order else 99):
+        tables(shared, rate[target], target, how, llc_x, llc_bytes)
+        print()
+    print(f"{'case':20} {'linear_index M/s':>17} {'spec M/s':>9} {'speed-up':>9}")
+    for case, c in shared.items():
+        li, sli = c.get("linear_index"), c.get("spec_linear_index")
+        if li and sli:
+            print(f"{case:20} {li / 1e6:17.1f} {sli / 1e6:9.2f} {li / sli:9.1f}")
+    print()
+    sweep_report.report(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+
+
+if __name__ == "__main__":
+    main()
