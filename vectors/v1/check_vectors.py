@@ -80,7 +80,13 @@ class Implementation:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise Broken("the implementation closed its input")
+            # An implementation that has exited closed its input too: say
+            # which, whichever of the two the write saw first.
+            try:
+                status = self.process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                raise Broken("the implementation closed its input")
+            raise Broken(f"the implementation exited (status {status}) before reading request {self.seq}")
         line = self._line()
         try:
             reply = json.loads(line)
