@@ -1,5 +1,6 @@
 // The transposing panels (kernels.h, "A transposing panel"): column-major
-// tiles to and from dense rows, in 16x16 (AVX-512) or 4x4 blocks.
+// tiles to and from dense rows, in 16x16 blocks (AVX-512; AVX2 as four 8x8)
+// or 4x4 blocks.
 // Highway per-target code: included by impl/kernels.cc once per SIMD target
 // (hence the toggling include guard, not #pragma once).
 #if defined(TILECHECK_IMPL_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -10,7 +11,7 @@
 #endif
 
 #if HWY_ARCH_X86
-#include <immintrin.h>  // the AVX-512 16x16 transpose
+#include <immintrin.h>  // the AVX-512 16x16 and AVX2 8x8 transposes
 #endif
 
 #include "hwy/highway.h"
@@ -68,6 +69,70 @@ HWY_INLINE void Transpose16x16(__m512i* v) {
 }
 #endif
 
+#if HWY_TARGET == HWY_AVX2
+// v[i] lane j -> v[j] lane i, for 8 vectors of 8 32-bit lanes: pairs and
+// quads within 128-bit halves, then the halves.
+HWY_INLINE void Transpose8x8(__m256i* v) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_epi32(v[i], v[i + 1]);
+    t[i + 1] = _mm256_unpackhi_epi32(v[i], v[i + 1]);
+  }
+  for (int g = 0; g < 8; g += 4) {  // u[g + k], half h: rows g..g+3 of column 4h + k
+    u[g] = _mm256_unpacklo_epi64(t[g], t[g + 2]);
+    u[g + 1] = _mm256_unpackhi_epi64(t[g], t[g + 2]);
+    u[g + 2] = _mm256_unpacklo_epi64(t[g + 1], t[g + 3]);
+    u[g + 3] = _mm256_unpackhi_epi64(t[g + 1], t[g + 3]);
+  }
+  for (int k = 0; k < 4; ++k) {
+    v[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);      // column k
+    v[4 + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);  // column 4 + k
+  }
+}
+#endif
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+// 16 lines of 16 32-bit elements (64 bytes, one cache line each):
+// out_line(j)[i] = in_line(i)[j], each output line written whole before the
+// next (two consecutive 32-byte stores on AVX2), so that streaming stores
+// leave no line half written.
+template <bool kStream, class InLine, class OutLine>
+HWY_INLINE void Transpose16Lines(InLine in_line, OutLine out_line) {
+#if HWY_TARGET == HWY_AVX2
+  for (int h = 0; h < 2; ++h) {  // input columns 8h..8h+7: output lines 8h..8h+7
+    __m256i a[8], b[8];          // input rows 0..7 and 8..15
+    for (int i = 0; i < 8; ++i) {
+      a[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in_line(i) + 32 * h));
+      b[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in_line(8 + i) + 32 * h));
+    }
+    Transpose8x8(a);
+    Transpose8x8(b);
+    for (int j = 0; j < 8; ++j) {
+      __m256i* to = reinterpret_cast<__m256i*>(out_line(8 * h + j));
+      if constexpr (kStream) {
+        _mm256_stream_si256(to, a[j]);
+        _mm256_stream_si256(to + 1, b[j]);
+      } else {
+        _mm256_storeu_si256(to, a[j]);
+        _mm256_storeu_si256(to + 1, b[j]);
+      }
+    }
+  }
+#else
+  __m512i v[16];
+  for (int k = 0; k < 16; ++k) v[k] = _mm512_loadu_si512(in_line(k));
+  Transpose16x16(v);
+  for (int k = 0; k < 16; ++k) {
+    if constexpr (kStream) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(out_line(k)), v[k]);
+    } else {
+      _mm512_storeu_si512(out_line(k), v[k]);
+    }
+  }
+#endif
+}
+#endif
+
 // kPack: dense rows -> physical columns; else the way back. The 16x16
 // blocks finish each written line (a physical column's 16 rows, or a dense
 // row's 16 columns) in consecutive 4x4 transposes.
@@ -82,8 +147,9 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
     }
   };
   int64_t r0 = 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // AVX-512: one 16x16 transpose in registers, each vector a whole line.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+  // AVX-512 and AVX2: one 16x16 transpose in registers (Transpose16Lines),
+  // each output line written whole.
   // Chunks of kChunk columns down all rows, 16 rows of the chunk at a time:
   // the physical side is written (pack) or read (unpack) a few tiles at a
   // time, front to back, and each dense row kChunk*4 bytes at a time.
@@ -114,20 +180,11 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
     for (; r + 16 <= p.rows; r += 16) {
       for (int64_t c0 = cb; c0 < ce; c0 += 16) {
         const int64_t* o = off + (c0 - cb);
-        __m512i v[16];
-        for (int64_t k = 0; k < 16; ++k) {
-          if (prefetch) hwy::Prefetch(in_line(off_ahead + (c0 - cb), r, c0 + kChunk, k));
-          v[k] = _mm512_loadu_si512(in_line(o, r, c0, k));
+        if (prefetch) {
+          for (int64_t k = 0; k < 16; ++k) hwy::Prefetch(in_line(off_ahead + (c0 - cb), r, c0 + kChunk, k));
         }
-        Transpose16x16(v);
-        for (int64_t k = 0; k < 16; ++k) {
-          uint8_t* to = kPack ? out + o[k] + r * 4 : out + (r + k) * rs + c0 * 4;
-          if constexpr (kStream) {
-            _mm512_stream_si512(reinterpret_cast<__m512i*>(to), v[k]);
-          } else {
-            _mm512_storeu_si512(to, v[k]);
-          }
-        }
+        Transpose16Lines<kStream>([&](int64_t k) { return in_line(o, r, c0, k); },
+                                  [&](int64_t k) { return kPack ? out + o[k] + r * 4 : out + (r + k) * rs + c0 * 4; });
       }
     }
     for (; r < p.rows; ++r) {
