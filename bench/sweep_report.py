@@ -139,8 +139,10 @@ def svg(rate, path, target):
 def report(path, svg_path=None):
     """Prints the sweep's table per target and the plans' times; writes the plot per target
     (svg_path itself for the first target, svg_path with -TARGET before .svg for the others)."""
-    _, rates, plan_us = load(path)
-    for i, (target, rate) in enumerate(rates.items()):
+    data, rates, plan_us = load(path)
+    order = data["context"].get("hwy_targets", "").split()  # best first
+    ranked = sorted(rates.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+    for i, (target, rate) in enumerate(ranked):
         if i:
             print()
         table(rate, target)
