@@ -74,13 +74,6 @@ HWY_INLINE void CopyBytes(const uint8_t* HWY_RESTRICT from, uint8_t* HWY_RESTRIC
   if (i < bytes) std::memcpy(to + i, from + i, static_cast<size_t>(bytes - i));
 }
 
-// A cache line: the unit a streaming store's write-combining buffer fills.
-constexpr int64_t kLineBytes = 64;
-// True when runs of `bytes` at `to`, `to + stride`, ... are whole aligned
-// lines.
-HWY_INLINE bool LineRuns(const void* to, int64_t bytes, int64_t stride) {
-  return reinterpret_cast<uintptr_t>(to) % kLineBytes == 0 && bytes % kLineBytes == 0 && stride % kLineBytes == 0;
-}
 // True when `bytes` at `to` are whole aligned vectors (streamable).
 HWY_INLINE bool WholeVectors(const void* to, int64_t bytes) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
@@ -265,14 +258,14 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
       }
       if (g == 1) {
         Emit(src, dst, nc * nb, stream);
-      } else if (stream && lane_bytes < kLineBytes) {
+      } else if (stream && NarrowerThanLine()) {
         // Vectors narrower than a line, streamed into g rows in turn, would
         // leave each row's write-combining buffer half full at every switch
-        // (a read-modify-write of the line in memory): unzip into the stage
-        // and stream each row's run out whole, where it is whole lines.
-        if (LineRuns(dst, nc * nb, p.row_stride)) {
+        // (kernel_common-inl.h, kLineBytes): unzip into the stage and stream
+        // each row's run out whole, where it is whole lines.
+        if (LinesWhole(dst, nc * nb, p.row_stride)) {
           Unzip<false>(g, src, stage, nc * nb, nc);
-          for (int64_t r = 0; r < g; ++r) CopyBytes<true>(stage + r * nc * nb, dst + r * p.row_stride, nc * nb);
+          StreamRuns(stage, nc * nb, g, dst, p.row_stride);
         } else {
           Unzip<false>(g, src, dst, p.row_stride, nc);
         }

@@ -208,35 +208,6 @@ HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t
   return reinterpret_cast<uintptr_t>(dense) % static_cast<uintptr_t>(N) == 0 && row_stride % N == 0 && n % N == 0;
 }
 
-// A cache line. Streaming (non-temporal) stores fill a write-combining
-// buffer per line, and a CPU has about ten: a kernel that streams vectors
-// narrower than a line into 8 or 32 rows in turn (AVX2's 32 bytes, SSE4's
-// and NEON's 16) evicts each buffer half full, and every partial line costs
-// a read-modify-write in memory (pred unpack 0.03x memcpy on AVX2). With
-// such vectors the row kernels unpack a block of whole lines per row into an
-// L1 stage and stream it out line by line.
-constexpr int64_t kLine = 64;
-
-// True when the streamed unpack must go through the stage: vectors narrower
-// than a line. Then it may stream only when every row's run is whole
-// aligned lines (else it stores through the caches).
-HWY_INLINE bool NarrowerThanLine() {
-  return static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>())) < kLine;
-}
-HWY_INLINE bool LinesStreamable(const uint8_t* dense, int64_t row_stride, int64_t n) {
-  return reinterpret_cast<uintptr_t>(dense) % kLine == 0 && row_stride % kLine == 0 && n % kLine == 0;
-}
-
-// Streams `rows` staged rows of kLine bytes (kLine apart in `stage`) to
-// `dense` (rows `row_stride` apart), each line written whole before the next.
-HWY_INLINE void StreamStagedLines(const uint8_t* stage, int64_t rows, uint8_t* dense, int64_t row_stride) {
-  const hn::ScalableTag<uint8_t> d;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t b = 0; b < kLine; b += N) hn::Stream(hn::Load(d, stage + r * kLine + b), d, dense + r * row_stride + b);
-  }
-}
-
 // The value of a nibble or bit already in a byte's low bits, as the dense
 // byte holds it: zero-extended, or sign-extended for a signed type
 // (docs/PROTOCOL.md, "Dense buffers").
@@ -281,28 +252,44 @@ void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, 
   }
 }
 
-void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
-                   bool sign) {
+// Runs an unpack kernel into kRows dense rows, 4 physical bytes per
+// column (`impl(stream, sign, phys, dense, row_stride, n)`, stream and sign
+// as std::bool_constant), with the stores `stream` asks for: with vectors
+// narrower than a line, blocks of whole lines per row staged in L1 and
+// streamed out (kernel_common-inl.h, kLineBytes), or cached stores where the
+// rows' runs are not whole lines; else streamed where every row store is a
+// whole aligned vector (RowsStreamable).
+template <int64_t kRows, class Impl>
+HWY_INLINE void UnpackRowsStored(Impl impl, const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n,
+                                 bool stream, bool sign) {
+  auto run = [&](auto streamed, const uint8_t* p, uint8_t* d, int64_t rs, int64_t cols) {
+    sign ? impl(streamed, std::true_type(), p, d, rs, cols) : impl(streamed, std::false_type(), p, d, rs, cols);
+  };
   if (stream && NarrowerThanLine()) {
-    if (LinesStreamable(dense, row_stride, n)) {
-      HWY_ALIGN uint8_t stage[8 * kLine];
-      for (int64_t c = 0; c < n; c += kLine) {  // 4 physical bytes per column
-        sign ? UnpackRows8U4Impl<false, true>(phys + 4 * c, stage, kLine, kLine)
-             : UnpackRows8U4Impl<false, false>(phys + 4 * c, stage, kLine, kLine);
-        StreamStagedLines(stage, 8, dense + c, row_stride);
+    if (LinesWhole(dense, row_stride, n)) {
+      HWY_ALIGN uint8_t stage[kRows * kLineBytes];
+      for (int64_t c = 0; c < n; c += kLineBytes) {
+        run(std::false_type(), phys + 4 * c, stage, kLineBytes, kLineBytes);
+        StreamRuns(stage, kLineBytes, kRows, dense + c, row_stride);
       }
       return;
     }
     stream = false;
   }
-  const bool streamed = stream && RowsStreamable(dense, row_stride, n);
-  if (streamed) {
-    sign ? UnpackRows8U4Impl<true, true>(phys, dense, row_stride, n)
-         : UnpackRows8U4Impl<true, false>(phys, dense, row_stride, n);
+  if (stream && RowsStreamable(dense, row_stride, n)) {
+    run(std::true_type(), phys, dense, row_stride, n);
   } else {
-    sign ? UnpackRows8U4Impl<false, true>(phys, dense, row_stride, n)
-         : UnpackRows8U4Impl<false, false>(phys, dense, row_stride, n);
+    run(std::false_type(), phys, dense, row_stride, n);
   }
+}
+
+void UnpackRows8U4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
+                   bool sign) {
+  UnpackRowsStored<8>(
+      [](auto streamed, auto sign_extend, auto... args) {
+        UnpackRows8U4Impl<decltype(streamed)::value, decltype(sign_extend)::value>(args...);
+      },
+      phys, dense, row_stride, n, stream, sign);
 }
 
 // 1-bit: bit i of byte k of a column = bit 0 of row 8k+i.
@@ -342,26 +329,11 @@ void UnpackRows32U1Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride,
 
 void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                     bool sign) {
-  if (stream && NarrowerThanLine()) {
-    if (LinesStreamable(dense, row_stride, n)) {
-      HWY_ALIGN uint8_t stage[32 * kLine];
-      for (int64_t c = 0; c < n; c += kLine) {  // 4 physical bytes per column
-        sign ? UnpackRows32U1Impl<false, true>(phys + 4 * c, stage, kLine, kLine)
-             : UnpackRows32U1Impl<false, false>(phys + 4 * c, stage, kLine, kLine);
-        StreamStagedLines(stage, 32, dense + c, row_stride);
-      }
-      return;
-    }
-    stream = false;
-  }
-  const bool streamed = stream && RowsStreamable(dense, row_stride, n);
-  if (streamed) {
-    sign ? UnpackRows32U1Impl<true, true>(phys, dense, row_stride, n)
-         : UnpackRows32U1Impl<true, false>(phys, dense, row_stride, n);
-  } else {
-    sign ? UnpackRows32U1Impl<false, true>(phys, dense, row_stride, n)
-         : UnpackRows32U1Impl<false, false>(phys, dense, row_stride, n);
-  }
+  UnpackRowsStored<32>(
+      [](auto streamed, auto sign_extend, auto... args) {
+        UnpackRows32U1Impl<decltype(streamed)::value, decltype(sign_extend)::value>(args...);
+      },
+      phys, dense, row_stride, n, stream, sign);
 }
 
 void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,

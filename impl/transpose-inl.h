@@ -255,11 +255,7 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
   }
 }
 
-// Whole lines everywhere: 64-byte aligned lines on the written side.
-HWY_INLINE bool LinesWhole(const uint8_t* base, int64_t a, int64_t b) {
-  return reinterpret_cast<uintptr_t>(base) % 64 == 0 && a % 64 == 0 && b % 64 == 0;
-}
-
+// Streamed only where the written side is whole lines (LinesWhole).
 void TransposePanelPack(const TransposePanel& p, const uint8_t* dense, uint8_t* phys, int64_t cols,
                         bool stream) {
   if (stream && LinesWhole(phys, p.col_stride, p.group_stride)) {
