@@ -34,7 +34,26 @@ if(NOT Threads_FOUND)
 endif()
 find_package(hwy CONFIG QUIET)  # Highway: the impl's SIMD kernels
 if(NOT hwy_FOUND)
-  tilecheck_missing_required("Highway (hwy)" libhwy-dev)
+  # Highway before 1.0.4 installs no CMake package (Debian's libhwy-dev adds
+  # one; a build from source, as fuzz/oss-fuzz/build.sh makes, has none):
+  # its header and static library are enough.
+  find_path(TILECHECK_HWY_INCLUDE_DIR hwy/highway.h)
+  find_library(TILECHECK_HWY_LIBRARY hwy)
+  if(TILECHECK_HWY_INCLUDE_DIR AND TILECHECK_HWY_LIBRARY)
+    add_library(hwy::hwy UNKNOWN IMPORTED GLOBAL)
+    set_target_properties(hwy::hwy PROPERTIES IMPORTED_LOCATION ${TILECHECK_HWY_LIBRARY}
+                          INTERFACE_INCLUDE_DIRECTORIES ${TILECHECK_HWY_INCLUDE_DIR})
+    message(STATUS "tilecheck: Highway without a CMake package: ${TILECHECK_HWY_LIBRARY}")
+  else()
+    tilecheck_missing_required("Highway (hwy)" libhwy-dev)
+  endif()
+endif()
+if(TILECHECK_FUZZ_TARGETS_ONLY)  # the fuzz targets: Highway (above) and nlohmann-json
+  find_package(nlohmann_json 3 QUIET)
+  if(NOT nlohmann_json_FOUND)
+    tilecheck_missing_required("nlohmann-json 3" nlohmann-json3-dev)
+  endif()
+  return()
 endif()
 find_package(rapidcheck CONFIG QUIET)  # the generated properties; the gate runs them
 if(NOT rapidcheck_FOUND)
@@ -111,7 +130,7 @@ endif()
 if(TILECHECK_BUILD_TESTS)
   find_program(TILECHECK_CLANGXX clang++)
   if(NOT TILECHECK_CLANGXX)
-    tilecheck_missing_optional("clang++" "not found" "the libFuzzer smoke test (fuzz_smoke)" clang libclang-rt-14-dev)
+    tilecheck_missing_optional("clang++" "not found" "the OSS-Fuzz build test (fuzz_oss_fuzz_build)" clang libclang-rt-14-dev)
   endif()
 endif()
 
