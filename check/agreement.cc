@@ -115,19 +115,20 @@ Agreement inverse_agrees(const Element& e, int64_t p, const std::optional<Elemen
                 {{"position", std::to_string(p)}});
 }
 
-Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string what,
+Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_view what,
                       std::span<const uint8_t> expected, std::span<const uint8_t> actual) {
   if (expected.size() != actual.size()) {
-    return Disagreement{std::move(what),
+    return Disagreement{std::string(what),
                         {{"expected size", std::to_string(expected.size()) + " bytes"},
                          {"actual size", std::to_string(actual.size()) + " bytes"}}};
   }
+  // Equal buffers (every call that passes) cost one memcmp.
+  if (std::equal(expected.begin(), expected.end(), actual.begin())) return std::nullopt;
   const auto [first, ignored] = std::mismatch(expected.begin(), expected.end(), actual.begin());
-  if (first == expected.end()) return std::nullopt;
   const size_t k = static_cast<size_t>(first - expected.begin());
   const std::string contents =
       physical ? physical_byte_contents(shape, static_cast<int64_t>(k)) : dense_byte_contents(shape, static_cast<int64_t>(k));
-  Disagreement d{std::move(what),
+  Disagreement d{std::string(what),
                  {{"first differing byte", std::to_string(k) + " of " + std::to_string(expected.size()) +
                                                " (" + contents + ")"},
                   {"expected", "0x" + hex_bytes(expected.subspan(k, 1))},

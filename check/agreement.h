@@ -31,6 +31,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -84,7 +85,7 @@ Agreement unpack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> p
 // whether the buffers are in the layout (pack) or dense (unpack), for naming
 // what the first differing byte holds; `what` names the failure ("wrong
 // packed bytes").
-Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string what,
+Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_view what,
                       std::span<const uint8_t> expected, std::span<const uint8_t> actual);
 
 // Buffers up to this size are shown whole in a disagreement.

@@ -35,31 +35,33 @@ inline std::optional<std::string> thread_schedule_problem(const impl::PackPlan& 
     }
     for (const int threads : thread_counts) {
       const auto shares = plan.thread_shares(pack, {.threads = threads});
-      const std::string what = std::string(pack ? "pack" : "unpack") + " in " + std::to_string(threads) +
-                               " threads: ";
-      if (shares.empty() != single.empty()) return what + "shares exist for one thread count only";
+      // Messages are built only for a problem found.
+      const auto what = [&] {
+        return std::string(pack ? "pack" : "unpack") + " in " + std::to_string(threads) + " threads: ";
+      };
+      if (shares.empty() != single.empty()) return what() + "shares exist for one thread count only";
       if (shares.empty()) continue;
       if (shares.size() > static_cast<size_t>(threads)) {
-        return what + std::to_string(shares.size()) + " shares";
+        return what() + std::to_string(shares.size()) + " shares";
       }
       if (shares.front().begin != 0 || shares.front().first_bit != 0) {
-        return what + "the first share does not start at 0";
+        return what() + "the first share does not start at 0";
       }
       for (size_t i = 0; i < shares.size(); ++i) {
-        const std::string share = what + "share " + std::to_string(i) + " ";
-        if (shares[i].begin >= shares[i].end) return share + "is empty";
-        if (shares[i].first_bit > shares[i].end_bit) return share + "ends before it starts";
+        const auto share = [&] { return what() + "share " + std::to_string(i) + " "; };
+        if (shares[i].begin >= shares[i].end) return share() + "is empty";
+        if (shares[i].first_bit > shares[i].end_bit) return share() + "ends before it starts";
         if (i + 1 < shares.size() && (shares[i].end != shares[i + 1].begin ||
                                       shares[i].end_bit != shares[i + 1].first_bit)) {
-          return share + "does not end where the next one starts";
+          return share() + "does not end where the next one starts";
         }
         if (pack && shares[i].first_bit % 8 != 0) {
-          return share + "starts at bit " + std::to_string(shares[i].first_bit) +
+          return share() + "starts at bit " + std::to_string(shares[i].first_bit) +
                  ", inside a byte that the share before it also writes";
         }
       }
       if (shares.back().end != single.front().end || shares.back().end_bit != single.front().end_bit) {
-        return what + "the shares do not end where one thread's work ends";
+        return what() + "the shares do not end where one thread's work ends";
       }
     }
   }

@@ -32,10 +32,12 @@ Level level_shape(const Tile& tile, int64_t rank) {
   int64_t start = 0;
   for (int64_t i = 0; i < m; ++i) {
     if (tile.dims[i] == kCombineDim) continue;  // merges into the next entry
+    if (level.groups.empty()) level.groups.reserve(m - i);
     Group g;
     g.first = level.prefix + start;
     g.tile = tile.dims[i];
     g.member_bounds.resize(i - start + 1);
+    g.member_divs.reserve(i - start + 1);
     level.groups.push_back(std::move(g));
     start = i + 1;
   }
@@ -307,6 +309,7 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
   c.dense_byte_size = checked_mul(c.element_count, c.dense_element_bytes, "dense byte size");
 
   // D1: physical position j holds logical dim minor_to_major[rank-1-j].
+  c.logical_of_physical.reserve(c.rank);
   for (int64_t j = 0; j < c.rank; ++j) {
     c.logical_of_physical.push_back(shape.layout.minor_to_major[c.rank - 1 - j]);
   }
@@ -320,15 +323,22 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
     exprs.push_back({{c.logical_of_physical[j], 1}});
   }
   c.program.input_count = c.rank;
+  c.levels.reserve(shape.layout.tiles.size());
   for (const Tile& tile : shape.layout.tiles) {
     Level level = level_shape(tile, static_cast<int64_t>(bounds.size()));
     bounds.insert(bounds.begin(), level.extension, 1);
     exprs.insert(exprs.begin(), level.extension, Expr{});
-    std::vector<int64_t> out_bounds(bounds.begin(), bounds.begin() + level.prefix), inner_bounds;
+    const size_t groups = level.groups.size();
+    std::vector<int64_t> out_bounds, inner_bounds;
+    out_bounds.reserve(level.prefix + 2 * groups);
+    inner_bounds.reserve(groups);
+    out_bounds.assign(bounds.begin(), bounds.begin() + level.prefix);
     // Moved, not copied: the groups below read exprs only past the prefix.
-    std::vector<Expr> out_exprs(std::make_move_iterator(exprs.begin()),
-                                std::make_move_iterator(exprs.begin() + level.prefix)),
-        inner_exprs;
+    std::vector<Expr> out_exprs, inner_exprs;
+    out_exprs.reserve(level.prefix + 2 * groups);
+    inner_exprs.reserve(groups);
+    out_exprs.assign(std::make_move_iterator(exprs.begin()),
+                     std::make_move_iterator(exprs.begin() + level.prefix));
     for (Group& g : level.groups) {
       Expr value;
       for (size_t m = 0; m < g.member_bounds.size(); ++m) {
@@ -369,6 +379,7 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
   c.final_shape = bounds;
   c.final_count = 1;
   for (int64_t b : bounds) c.final_count = checked_mul(c.final_count, b, "padded element count");
+  c.final_divs.reserve(bounds.size());
   for (int64_t b : bounds) c.final_divs.emplace_back(std::max<int64_t>(b, 1));
   c.padded_count = c.final_count;
   if (shape.layout.tail_padding_alignment) {

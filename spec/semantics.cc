@@ -1,5 +1,6 @@
 #include <tilecheck/spec/semantics.h>
 
+#include <algorithm>
 #include <string>
 
 #include <tilecheck/spec/syntax.h>
@@ -48,13 +49,6 @@ void check_buffer(const char* what, size_t actual, int64_t expected) {
     throw Error(std::string(what) + " buffer has " + std::to_string(actual) +
                 " bytes; the layout needs exactly " + std::to_string(expected));
   }
-}
-
-// Calls f(dense_index, element) for every element, row-major.
-template <class F>
-void for_each_dense_element(const ShapeWithLayout& shape, F f) {
-  int64_t i = 0;
-  for_each_element(shape.dims, [&](const std::vector<int64_t>& e) { f(i++, e); });
 }
 
 }  // namespace
@@ -165,28 +159,55 @@ IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<in
 
 namespace {
 
-// For every bit b of every element: bit b of dense element i (row-major) is
-// dense bit i*8*ceil(bits/8) + b, and it is physical bit p*bits + b where p is
-// the element's linear index. copy(dense_bit, physical_bit) moves one of them.
-template <class Copy>
-void for_each_element_bit(const ShapeWithLayout& shape, Copy copy) {
-  const int64_t bits = shape.element_bits();
-  const int64_t dense_bits = 8 * shape.dense_element_bytes();
-  Int64Domain a;
-  const LayoutLevels<Int64Domain> layout = layout_levels(a, shape.dims, shape.layout);
-  for_each_dense_element(shape, [&](int64_t i, const std::vector<int64_t>& e) {
-    const int64_t p = linear_index_with_tile(a, layout, e);
-    for (int64_t b = 0; b < bits; ++b) copy(i * dense_bits + b, p * bits + b);
-  });
+// Calls f(i, p) for every element: i its dense index (row-major), p its
+// linear index (D1-D5). p is linear_index_with_tile of the element, computed
+// for a batch of consecutive elements at once over ColumnDomain (arith.h),
+// whose values are one entry per element of the batch: the very formulas
+// linear_index uses, with one allocation per operation per batch instead of
+// several per element.
+template <class F>
+void for_each_element_position(const ShapeWithLayout& shape, F f) {
+  constexpr int64_t kBatch = 4096;
+  ColumnDomain a;
+  std::vector<Column> dims;
+  for (int64_t d : shape.dims) dims.push_back(a.constant(d));
+  const LayoutLevels<ColumnDomain> layout = layout_levels(a, dims, shape.layout);
+  const int64_t count = element_count(shape);
+  for (int64_t begin = 0; begin < count; begin += kBatch) {
+    const int64_t n = std::min(kBatch, count - begin);
+    // Coordinate k of element begin + j, row-major: ((begin + j) / stride_k) mod d_k.
+    std::vector<Column> element(shape.dims.size(), Column{std::vector<int64_t>(n), 0});
+    int64_t stride = 1;
+    for (size_t k = shape.dims.size(); k-- > 0;) {
+      for (int64_t j = 0; j < n; ++j) element[k].entries[j] = (begin + j) / stride % shape.dims[k];
+      stride *= shape.dims[k];
+    }
+    const Column p = linear_index_with_tile(a, layout, element);
+    for (int64_t j = 0; j < n; ++j) f(begin + j, p[j]);
+  }
+}
+
+// Copies `count` bits from bit `from` of `src` to bit `to` of `dst`
+// (little-endian bit streams); whole bytes when all three are whole bytes.
+void copy_bits(std::span<const uint8_t> src, int64_t from, std::span<uint8_t> dst, int64_t to,
+               int64_t count) {
+  if (from % 8 == 0 && to % 8 == 0 && count % 8 == 0) {
+    std::copy_n(src.begin() + from / 8, count / 8, dst.begin() + to / 8);
+    return;
+  }
+  for (int64_t b = 0; b < count; ++b) set_bit(dst, to + b, get_bit(src, from + b));
 }
 
 }  // namespace
 
+// Element i's `bits` bits are dense bits i*8*ceil(bits/8) ... and physical
+// bits p*bits ..., p its linear index.
 std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
   check_buffer("dense", dense.size(), dense_byte_size(shape));
   std::vector<uint8_t> physical(static_cast<size_t>(byte_size(shape)), 0);
-  for_each_element_bit(shape, [&](int64_t dense_bit, int64_t physical_bit) {
-    set_bit(physical, physical_bit, get_bit(dense, dense_bit));
+  const int64_t bits = shape.element_bits(), dense_bits = 8 * shape.dense_element_bytes();
+  for_each_element_position(shape, [&](int64_t i, int64_t p) {
+    copy_bits(dense, i * dense_bits, physical, p * bits, bits);
   });
   return physical;
 }
@@ -194,8 +215,9 @@ std::vector<uint8_t> pack(const ShapeWithLayout& shape, std::span<const uint8_t>
 std::vector<uint8_t> unpack(const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
   check_buffer("physical", physical.size(), byte_size(shape));
   std::vector<uint8_t> dense(static_cast<size_t>(dense_byte_size(shape)), 0);
-  for_each_element_bit(shape, [&](int64_t dense_bit, int64_t physical_bit) {
-    set_bit(dense, dense_bit, get_bit(physical, physical_bit));
+  const int64_t bits = shape.element_bits(), dense_bits = 8 * shape.dense_element_bytes();
+  for_each_element_position(shape, [&](int64_t i, int64_t p) {
+    copy_bits(physical, p * bits, dense, i * dense_bits, bits);
   });
   // Above each value: zeros, or copies of a signed value's top bit.
   return canonical_dense(shape, std::move(dense));

@@ -19,8 +19,10 @@
 // keeps queries linear when t is a constant.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <tilecheck/spec/model.h>
 
@@ -75,6 +77,74 @@ struct Int64Domain {
   }
   static void require_divisor(Value t) {
     if (t <= 0) throw Error("division by " + std::to_string(t) + " (internal error)");
+  }
+};
+
+// Checked int64 on columns: a Value is one int64 per element of a batch, or
+// one int64 for every element (a constant, a bound: no allocation), and each
+// operation applies Int64Domain's to every element, with the same checks. The
+// reference pack and unpack run linear_index_with_tile over it for a batch
+// of elements at once: the same formulas, with one allocation per operation
+// on a column per batch instead of several per element.
+struct Column {
+  std::vector<int64_t> entries;  // one per element; empty: `same` for every element
+  int64_t same = 0;
+  int64_t operator[](size_t i) const { return entries.empty() ? same : entries[i]; }
+};
+
+struct ColumnDomain {
+  using Value = Column;
+  using Bool = Column;  // entries 0 or 1
+
+  Value constant(int64_t c) const { return {{}, c}; }
+  Value add(const Value& x, const Value& y) const {
+    return map(x, y, [](int64_t p, int64_t q) { return Int64Domain{}.add(p, q); });
+  }
+  Value mul(const Value& x, const Value& y) const {
+    return map(x, y, [](int64_t p, int64_t q) { return Int64Domain{}.mul(p, q); });
+  }
+  DivMod<Value> div_mod(const Value& x, const Value& t) const {
+    if (x.entries.empty() && t.entries.empty()) {
+      const DivMod<int64_t> qr = Int64Domain{}.div_mod(x.same, t.same);
+      return {constant(qr.quotient), constant(qr.remainder)};
+    }
+    const size_t n = entries(x, t);
+    DivMod<Value> out{{std::vector<int64_t>(n), 0}, {std::vector<int64_t>(n), 0}};
+    for (size_t i = 0; i < n; ++i) {
+      const DivMod<int64_t> qr = Int64Domain{}.div_mod(x[i], t[i]);
+      out.quotient.entries[i] = qr.quotient;
+      out.remainder.entries[i] = qr.remainder;
+    }
+    return out;
+  }
+  Value ceil_div(const Value& x, const Value& t) const {
+    return map(x, t, [](int64_t p, int64_t q) { return Int64Domain{}.ceil_div(p, q); });
+  }
+  Bool less(const Value& x, const Value& y) const {
+    return map(x, y, [](int64_t p, int64_t q) -> int64_t { return p < q; });
+  }
+  Bool both(const Bool& p, const Bool& q) const {
+    return map(p, q, [](int64_t u, int64_t v) -> int64_t { return u && v; });
+  }
+  Bool truth(bool b) const { return constant(b); }
+
+ private:
+  // The entries of a column computed from x and y, at least one a column.
+  static size_t entries(const Value& x, const Value& y) {
+    if (!x.entries.empty() && !y.entries.empty() && x.entries.size() != y.entries.size()) {
+      throw Error("columns of " + std::to_string(x.entries.size()) + " and " +
+                  std::to_string(y.entries.size()) + " entries (internal error)");
+    }
+    return std::max(x.entries.size(), y.entries.size());
+  }
+  // f on each element's pair of entries.
+  template <class F>
+  static Value map(const Value& x, const Value& y, F f) {
+    if (x.entries.empty() && y.entries.empty()) return {{}, f(x.same, y.same)};
+    const size_t n = entries(x, y);
+    Value out{std::vector<int64_t>(n), 0};
+    for (size_t i = 0; i < n; ++i) out.entries[i] = f(x[i], y[i]);
+    return out;
   }
 };
 

@@ -305,7 +305,8 @@ std::vector<std::vector<typename A::Value>> level_bounds(
 // What linear_index_with_tile needs of a layout on given dims, none of which
 // depends on the element: every level as it meets the previous level's
 // bounds, and the final shape. The reference pack computes it once and
-// indexes every element with it.
+// indexes every element with it (over ColumnDomain, a batch of elements at
+// a time).
 template <class A>
 struct LayoutLevels {
   std::vector<int64_t> minor_to_major;
@@ -438,7 +439,9 @@ struct IndexTrace {
 };
 IndexTrace trace_linear_index(const ShapeWithLayout& shape, const std::vector<int64_t>& element);
 
-// Reference pack/unpack: the element-by-element loop.
+// Reference pack/unpack: every element moved to its linear index, one by one
+// (the indices computed for a batch of elements at a time, ColumnDomain in
+// arith.h: the same formulas as linear_index).
 // Dense array: logical dims row-major (dim 0 most major), each element in
 // ceil(bits/8) bytes, little-endian, value in the low `bits` bits; pack
 // ignores the bits above them, unpack writes them as zero, or as copies of
