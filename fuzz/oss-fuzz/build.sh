@@ -46,8 +46,12 @@ cmake_version=$(cmake --version | sed -n '1s/[^0-9]*\([0-9][0-9.]*\).*/\1/p')
 [ "$(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -1)" = 3.25 ] ||
   die "CMake $cmake_version is older than the 3.25 tilecheck needs"
 
-project=$SRC/tilecheck
-[ -f "$project/fuzz/CMakeLists.txt" ] || die "no tilecheck checkout at \$SRC/tilecheck ($project)"
+[ -f "$SRC/tilecheck/fuzz/CMakeLists.txt" ] || die "no tilecheck checkout at \$SRC/tilecheck ($SRC/tilecheck)"
+# Work from the checkout's physical path: run from a symlinked one (as
+# scripts/oss-fuzz-local links it), CMake writes every path under the
+# checkout, $WORK too when it lies inside, as a path through the link.
+project=$(cd "$SRC/tilecheck" && pwd -P)
+cd "$project"
 mkdir -p "$WORK" "$OUT"
 jobs=${TILECHECK_FUZZ_JOBS:-$(nproc)}
 generator=()
