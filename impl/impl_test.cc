@@ -440,6 +440,13 @@ TEST(Errors, StridesAndSlices) {
   EXPECT_EQ(row_slice(parse_shape("f32[3,5]{0,1:T(2,2)}"), 2, 4).dim, 1);
   EXPECT_THROW(row_slice_granularity(parse_shape("f32[]")), Error);
   EXPECT_THROW(row_slice_granularity(parse_shape("f32[8,128]{1,0:T(8,128)L(1024)}")), Error);
+  // A tile of 2^62 + 1 rows of 3 combined columns: 3 is prime to t, so t
+  // rows are the granularity, though t*3 exceeds int64; for s4 it would be
+  // 2t rows, past int64: a clear error, not an overflow.
+  const int64_t t = (int64_t{1} << 62) + 1;
+  const std::string tile = "{1,0:T(*," + std::to_string(t) + ")}";
+  EXPECT_EQ(row_slice_granularity(parse_shape("u8[1,3]" + tile)), t);
+  EXPECT_THROW(row_slice_granularity(parse_shape("s4[1,3]" + tile)), Error);
 }
 
 // The TPU pairs a runtime relayouts go over the tiles or band by band; a

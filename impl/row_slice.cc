@@ -79,10 +79,14 @@ Slicing analyse(const ShapeWithLayout& whole) {
   }
   for (size_t j = pos + 1; j < bounds.size(); ++j) s.rest *= bounds[j];  // divides final_count: fits
   // Rows r with r*B a multiple of t, then with r*B/t*rest*bits a multiple of 8.
-  const int64_t g0 = s.tile / std::gcd(s.tile, s.members_below);
-  const int64_t units = g0 * s.members_below / s.tile;  // tile counts per g0 rows
+  // g0 rows hold g0*B/t = B/gcd(t, B) tile counts (g0*B itself may exceed int64).
+  const int64_t common = std::gcd(s.tile, s.members_below);
+  const int64_t g0 = s.tile / common;
+  const int64_t units = s.members_below / common;  // tile counts per g0 rows
   const int64_t bits_mod = (((units % 8) * (s.rest % 8)) % 8 * (c.bits % 8)) % 8;
-  s.granularity = g0 * (bits_mod == 0 ? 1 : 8 / std::gcd<int64_t>(8, bits_mod));
+  if (__builtin_mul_overflow(g0, bits_mod == 0 ? 1 : 8 / std::gcd<int64_t>(8, bits_mod), &s.granularity)) {
+    cannot(whole, "its row granularity exceeds int64");
+  }
   return s;
 }
 
