@@ -29,10 +29,10 @@ Level level_shape(const Tile& tile, int64_t rank) {
   level.extension = std::max<int64_t>(0, m - rank);
   level.rank_in = rank + level.extension;
   level.prefix = level.rank_in - m;
+  level.groups.reserve(m);  // at most one group per entry
   int64_t start = 0;
   for (int64_t i = 0; i < m; ++i) {
     if (tile.dims[i] == kCombineDim) continue;  // merges into the next entry
-    if (level.groups.empty()) level.groups.reserve(m - i);
     Group g;
     g.first = level.prefix + start;
     g.tile = tile.dims[i];
