@@ -86,6 +86,7 @@
 #include <tilecheck/spec/syntax.h>
 
 #include "bench/cases.h"
+#include "bench/targets.h"
 #ifdef TILECHECK_HAVE_DNNL
 #include "bench/onednn_peer.h"
 #endif
@@ -454,10 +455,6 @@ std::string bench_name(const char* kind, const char* name) {
 // best target, unrestricted) unless --target asked for others.
 struct Targets {
   std::vector<int64_t> list;
-  // The name a benchmark carries after '@': the target it dispatches to.
-  static std::string name_of(int64_t target) {
-    return hwy::TargetName(target != 0 ? target : hwy::SupportedAndGeneratedTargets().front());
-  }
 };
 
 // Registers an impl benchmark once per target, named kind/case@TARGET, each
@@ -465,7 +462,7 @@ struct Targets {
 void register_per_target(const Targets& targets, const std::string& name,
                          const std::function<void(benchmark::State&)>& run, benchmark::TimeUnit unit) {
   for (const int64_t t : targets.list) {
-    benchmark::RegisterBenchmark((name + "@" + Targets::name_of(t)).c_str(),
+    benchmark::RegisterBenchmark((name + "@" + tilecheck::bench::target_name(t)).c_str(),
                                  [t, run](benchmark::State& s) {
                                    hwy::SetSupportedTargetsForTest(t);
                                    run(s);
@@ -570,60 +567,6 @@ void register_all(const Targets& targets) {
   }
 }
 
-// The Highway targets this build has and this CPU runs, by name.
-std::string supported_target_names() {
-  std::string s;
-  for (const int64_t t : hwy::SupportedAndGeneratedTargets()) s += std::string(s.empty() ? "" : " ") + hwy::TargetName(t);
-  return s;
-}
-
-// Takes --target NAME / --target=NAME out of argv (Google Benchmark must not
-// see it). Returns false, having printed one line, for a target Highway does
-// not know or this CPU lacks.
-bool parse_target(int& argc, char** argv, Targets& targets, std::string& asked) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    int used = 0;
-    if (a == "--target") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "error: --target needs a name; this CPU has: %s (or all)\n", supported_target_names().c_str());
-        return false;
-      }
-      asked = argv[i + 1], used = 2;
-    } else if (a.rfind("--target=", 0) == 0) {
-      asked = a.substr(9), used = 1;
-    } else {
-      continue;
-    }
-    for (int j = i; j + used < argc; ++j) argv[j] = argv[j + used];
-    argc -= used;
-    --i;
-  }
-  if (asked.empty()) {
-    targets.list = {0};
-    return true;
-  }
-  std::string upper = asked;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  const std::vector<int64_t> supported = hwy::SupportedAndGeneratedTargets();
-  if (upper == "ALL") {
-    targets.list = supported;
-    return true;
-  }
-  for (const int64_t t : supported) {
-    if (upper == hwy::TargetName(t)) {
-      targets.list = {t};
-      return true;
-    }
-  }
-  bool known = false;
-  for (int bit = 0; bit < 64; ++bit) known |= upper == hwy::TargetName(int64_t{1} << bit);
-  std::fprintf(stderr, "error: --target %s: %s; this CPU has: %s (or all)\n", asked.c_str(),
-               known ? "this CPU (or this build) does not have it" : "not a Highway target name",
-               supported_target_names().c_str());
-  return false;
-}
-
 #ifdef TILECHECK_HAVE_DNNL
 // With one --target, oneDNN runs the ISA a CPU of that kind would have.
 bool limit_onednn_isa(const Targets& targets) {
@@ -646,7 +589,7 @@ bool limit_onednn_isa(const Targets& targets) {
 int main(int argc, char** argv) {
   Targets targets;
   std::string asked;
-  if (!parse_target(argc, argv, targets, asked)) return 2;
+  if (!tilecheck::bench::parse_target(argc, argv, targets.list, asked)) return 2;
 #ifdef TILECHECK_HAVE_DNNL
   if (!limit_onednn_isa(targets)) return 2;
   if (!tilecheck::bench::limit_onednn_to_one_thread()) {
@@ -655,7 +598,7 @@ int main(int argc, char** argv) {
   }
 #endif
   benchmark::AddCustomContext("llc_bytes", std::to_string(llc_bytes()));
-  benchmark::AddCustomContext("hwy_targets", supported_target_names());
+  benchmark::AddCustomContext("hwy_targets", tilecheck::bench::supported_target_names());
   register_all(targets);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
