@@ -70,8 +70,21 @@ for bug in "${!first_failure[@]}"; do
 done
 # With padding contents left to the implementation, nonzero padding passes.
 expect 0 ' 0 failed' python3 "$checker" --padding any "$vectors" -- python3 "$python_example" --bug nonzero_padding
-# An implementation that dies is reported, and the checker ends with status 1.
-expect 1 'exited' python3 "$checker" "$vectors" -- python3 -c 'import sys; print(sys.stdin.readline() and "{\"seq\":0,\"result\":{\"protocol\":1,\"capabilities\":{\"operations\":[\"byte_size\"]}}}", flush=True)'
+# An implementation that dies is reported, restarted, and after 5 requests in
+# a row without an answer the checker stops with status 1.
+expect 1 'stopped: 5 requests in a row got no usable answer .*exited' python3 "$checker" "$vectors" -- python3 -c 'import sys; print(sys.stdin.readline() and "{\"seq\":0,\"result\":{\"protocol\":1,\"capabilities\":{\"operations\":[\"byte_size\"]}}}", flush=True)'
+# A timeout costs its own test only: the implementation is started again and
+# every later test is judged on its own answer.
+marker="${TMPDIR:-/tmp}/vectors_slow_once_$$"
+rm -f "$marker"
+expect 1 ' 1 failed, .*\(the implementation was restarted 1 time\)$' \
+  python3 "$checker" --timeout 1 "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" slow_once "$marker"
+rm -f "$marker"
+# A claimed test answered "skipped" fails, as in the gate, unless --allow-skips.
+expect 1 '^FAIL [^ ]+/pack: skipped although claimed' \
+  python3 "$checker" "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" skips_pack
+expect 0 ' 0 failed, .* [1-9][0-9]* skipped by the implementation' \
+  python3 "$checker" --allow-skips "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" skips_pack
 # A file of another format version is refused.
 echo '{"format":"tilecheck tiled layout vectors","formatVersion":2}' >"${TMPDIR:-/tmp}/vectors_v2_$$.json"
 expect 2 'format version 2' python3 "$checker" "${TMPDIR:-/tmp}/vectors_v2_$$.json" -- true

@@ -4,7 +4,10 @@ files alone, with the Python standard library only.
 
     python3 check_vectors.py tiled_layouts_test.json -- COMMAND [ARG...]
 
-COMMAND is the implementation, started once; it speaks tilecheck's JSON
+COMMAND is the implementation, started once (and again after a request
+it did not answer usably: a timeout, a reply out of step, an exit, so that
+every later test is judged on its own answer; after 5 such requests in a
+row the checker stops); it speaks tilecheck's JSON
 Lines protocol (tilecheck's docs/PROTOCOL.md): one request per line on its
 standard input, one reply per line on its standard output. Every layout
 request carries the layout's parsed fields from the vector file, so the
@@ -26,7 +29,8 @@ delinearize):
 Tests of a layout whose element type or tiling forms the implementation does
 not claim, or of an operation it does not list, are counted as not claimed;
 --skip-flag FLAG leaves out the tests that carry FLAG (see the file's
-"notes"). A failing test is printed with its id. Exit status: 0 when no
+"notes"). A claimed test the implementation answers "skipped" fails, as in
+the gate, unless --allow-skips. A failing test is printed with its id. Exit status: 0 when no
 test failed, 1 when one did, 2 when the vector file or the implementation's
 handshake is unusable.
 """
@@ -35,6 +39,7 @@ import base64
 import json
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -42,21 +47,52 @@ import time
 FORMAT = "tilecheck tiled layout vectors"
 FORMAT_VERSION = 1
 BATCH = 4096
+MAX_BROKEN = 5  # requests in a row without a usable answer before the checker stops
 
 
 class Broken(Exception):
     """The implementation did not answer a request usably."""
 
 
+class Errored(Broken):
+    """The implementation answered `errored`: a failure, but it is in step."""
+
+
 class Implementation:
+    """The implementation's process. After a request it did not answer
+    usably (a timeout, a reply out of step, an exit) it is started again, so
+    that every later test is judged on its own answer."""
+
     def __init__(self, command, timeout):
+        self.command = command
         self.timeout = timeout
+        self.process = None
+        self.restarts = 0
+
+    def start(self):
+        """Starts the process and returns its answer to `start`."""
         self.seq = -1  # start is request 0
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=sys.stderr, start_new_session=True)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
         self.buffer = b""
+        return self.ask("start", protocol=1)
+
+    def restart(self):
+        self.kill()
+        self.restarts += 1
+        capabilities = self.start()
+        if not isinstance(capabilities, dict) or capabilities.get("protocol") != 1:
+            raise Broken(f"restarted, its start answered {capabilities!r}")
+
+    def kill(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.process.wait()
+        self.selector.close()
 
     def _line(self):
         deadline = time.monotonic() + self.timeout
@@ -99,16 +135,17 @@ class Implementation:
         if "skipped" in reply:
             return ("skipped", str(reply["skipped"]))
         if "errored" in reply:
-            raise Broken(f"errored: {reply['errored']}")
+            raise Errored(f"errored: {reply['errored']}")
         raise Broken(f"a reply with none of result, skipped, errored: {line[:200]!r}")
 
     def close(self):
+        if self.process is None:
+            return
         try:
             self.process.stdin.close()
             self.process.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
+            self.kill()
 
 
 def features_of(fields):
@@ -161,6 +198,8 @@ class Checker:
         self.features = capabilities.get("features")
         self.skip_flags = set(args.skip_flag)
         self.any_padding = args.padding == "any"
+        self.allow_skips = args.allow_skips
+        self.broken_in_row = 0
         self.counts = {"passed": 0, "failed": 0, "not claimed": 0, "skipped by flag": 0,
                        "skipped by the implementation": 0}
 
@@ -178,16 +217,27 @@ class Checker:
         return True
 
     def ask(self, test, op, **fields):
-        """The result, or None when the test is done (skipped or failed)."""
+        """The result, or None when the test is done (skipped or failed).
+        Raises Broken when the implementation cannot go on: it broke
+        MAX_BROKEN requests in a row, or does not start again."""
         try:
             result = self.impl.ask(op, **fields)
+        except Errored as e:
+            self.fail(test, str(e))
+            return None
         except Broken as e:
             self.fail(test, str(e))
-            if self.impl.process.poll() is not None:
-                raise
+            self.broken_in_row += 1
+            if self.broken_in_row >= MAX_BROKEN:
+                raise Broken(f"{MAX_BROKEN} requests in a row got no usable answer (the last: {e})")
+            self.impl.restart()
             return None
+        self.broken_in_row = 0
         if isinstance(result, tuple):
-            self.counts["skipped by the implementation"] += 1
+            if self.allow_skips:
+                self.counts["skipped by the implementation"] += 1
+            else:
+                self.fail(test, f"skipped although claimed ({result[1]}); --allow-skips accepts skips")
             return None
         return result
 
@@ -315,6 +365,8 @@ def main():
                              "any: padding contents are not compared")
     parser.add_argument("--timeout", type=float, default=20.0,
                         help="seconds to wait for each answer (default 20)")
+    parser.add_argument("--allow-skips", action="store_true",
+                        help="a claimed test the implementation answers 'skipped' does not fail")
     argv = sys.argv[1:]
     if "--" not in argv or argv.index("--") == len(argv) - 1:
         parser.error("give the implementation's command after --")
@@ -327,7 +379,7 @@ def main():
     status = 0
     try:
         try:
-            capabilities = impl.ask("start", protocol=1)
+            capabilities = impl.start()
         except Broken as e:
             print(f"error: the implementation's start: {e}", file=sys.stderr)
             return 2
@@ -349,7 +401,9 @@ def main():
             print(f"the implementation stopped: {e}; the remaining tests were not run")
             status = 1
         counts = checker.counts
-        print(f"{total} tests; checks: " + ", ".join(f"{n} {what}" for what, n in counts.items()))
+        times = "1 time" if impl.restarts == 1 else f"{impl.restarts} times"
+        restarted = f" (the implementation was restarted {times})" if impl.restarts else ""
+        print(f"{total} tests; checks: " + ", ".join(f"{n} {what}" for what, n in counts.items()) + restarted)
         if counts["failed"]:
             status = 1
     finally:
