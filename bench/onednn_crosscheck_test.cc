@@ -25,12 +25,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bench/cases.h"
 #include "bench/onednn_peer.h"
+#include "check/value_class.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -47,39 +49,10 @@ std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
   return v;
 }
 
-// How one element of oneDNN's output differs from the impl's.
-enum class Difference { kSignallingNanQuieted, kDenormalFlushedToZero, kNegativeZeroMadePositive, kOther };
-
-const char* name(Difference d) {
-  switch (d) {
-    case Difference::kSignallingNanQuieted: return "signalling NaN written quiet";
-    case Difference::kDenormalFlushedToZero: return "denormal written as a signed zero";
-    case Difference::kNegativeZeroMadePositive: return "-0 written as +0";
-    case Difference::kOther: return "other";
-  }
-  return "?";
-}
-
-// The bit fields of an IEEE binary float of `bits` bits (bf16: 16, f32: 32)
-// with `mantissa` fraction bits.
-struct FloatFormat {
-  int bits, mantissa;
-  uint64_t sign() const { return uint64_t{1} << (bits - 1); }
-  uint64_t frac_mask() const { return (uint64_t{1} << mantissa) - 1; }
-  uint64_t exp_mask() const { return (sign() - 1) & ~frac_mask(); }
-  uint64_t quiet_bit() const { return uint64_t{1} << (mantissa - 1); }
-};
-
-Difference classify(const FloatFormat* f, uint64_t ours, uint64_t theirs) {
-  if (f == nullptr) return Difference::kOther;  // an integer type: any difference is wrong
-  const uint64_t exp = ours & f->exp_mask(), frac = ours & f->frac_mask();
-  if (exp == f->exp_mask() && frac != 0 && (frac & f->quiet_bit()) == 0 && theirs == (ours | f->quiet_bit())) {
-    return Difference::kSignallingNanQuieted;
-  }
-  if (exp == 0 && frac != 0 && theirs == (ours & f->sign())) return Difference::kDenormalFlushedToZero;
-  if (ours == f->sign() && theirs == 0) return Difference::kNegativeZeroMadePositive;
-  return Difference::kOther;
-}
+// How one element of oneDNN's output differs from the impl's: the gate's
+// classes (check/value_class.h).
+using Difference = tilecheck::check::ValueClass;
+const char* name(Difference d) { return tilecheck::check::value_class_name(d); }
 
 // Whether oneDNN's effective ISA has AVX-512 (avx512_core's bits): below it,
 // oneDNN 2.6's bf16 reorder is its reference implementation.
@@ -111,19 +84,18 @@ struct Comparison {
 
 // Compares the two physical buffers element by element (both are whole
 // elements: the cases' types are 1, 2 or 4 bytes) and classifies each
-// differing element.
+// differing element; an integer type's differences are all "other".
 Comparison compare(ElementType type, const std::vector<Difference>& allowed, const std::vector<uint8_t>& ours,
                    const std::vector<uint8_t>& theirs) {
-  static const FloatFormat kBf16{16, 7}, kF32{32, 23};
-  const FloatFormat* f = type == ElementType::kBF16 ? &kBf16 : type == ElementType::kF32 ? &kF32 : nullptr;
-  const size_t width = type == ElementType::kF32 ? 4 : type == ElementType::kBF16 ? 2 : 1;
+  const std::optional<tilecheck::check::FloatFormat> f = tilecheck::check::float_format(type);
+  const size_t width = f ? static_cast<size_t>(f->bits / 8) : 1;
   Comparison c;
   for (size_t i = 0; i + width <= ours.size(); i += width) {
     if (std::memcmp(&ours[i], &theirs[i], width) == 0) continue;
     uint64_t a = 0, b = 0;
     std::memcpy(&a, &ours[i], width);  // little-endian: the element's value
     std::memcpy(&b, &theirs[i], width);
-    const Difference d = classify(f, a, b);
+    const Difference d = f ? tilecheck::check::classify_value(*f, a, b) : Difference::kOther;
     ++c.counts[d];
     if (std::find(allowed.begin(), allowed.end(), d) == allowed.end()) {
       if (c.first_undocumented < 0) c.first_undocumented = static_cast<int64_t>(i);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "check/gate.h"
+#include "check/value_class.h"
 #include "gen/sweep.h"
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/xla_model.h>
@@ -136,6 +137,19 @@ Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_v
   if (expected.size() <= kShownBufferBytes) {
     d.details.emplace_back("expected buffer", "[" + hex_bytes(expected) + "]");
     d.details.emplace_back("actual buffer", "[" + hex_bytes(actual) + "]");
+  }
+  // Whole float elements (no E(n) of another width) that differ only
+  // within their value class: say so, and what it means.
+  const std::optional<FloatFormat> f = float_format(shape.type);
+  if (f && shape.element_bits() == f->bits) {
+    const std::map<ValueClass, int64_t> classes = value_differences(*f, expected, actual);
+    if (!classes.empty() && !classes.count(ValueClass::kOther)) {
+      d.details.emplace_back("value classes",
+                             "only floating-point values differ, each within its class: " +
+                                 value_differences_text(classes) +
+                                 " (the implementation moves values through float arithmetic instead of "
+                                 "copying their bits; a layout conversion must copy bits)");
+    }
   }
   return d;
 }

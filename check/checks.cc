@@ -39,8 +39,37 @@ std::string visit_every_element(const std::vector<int64_t>& dims, int64_t& visit
   return error;
 }
 
+// The positions where index arithmetic of a narrower type breaks: both
+// sides of 2^31 and of 2^32, those below `padded`.
+std::vector<int64_t> width_edges(int64_t padded) {
+  std::vector<int64_t> out;
+  for (int64_t p : {(int64_t{1} << 31) - 1, int64_t{1} << 31, (int64_t{1} << 32) - 1, int64_t{1} << 32}) {
+    if (p < padded) out.push_back(p);
+  }
+  return out;
+}
+
+// The elements a sample must not leave to chance: every corner (each
+// coordinate 0 or its dim's last; the first 64 for ranks past 6), and the
+// elements at the width edges (width_edges) where they are not padding.
+std::vector<Element> edge_elements(const ShapeWithLayout& shape) {
+  std::vector<Element> out;
+  const size_t rank = shape.dims.size();
+  const uint64_t corners = rank >= 6 ? 64 : uint64_t{1} << rank;
+  for (uint64_t mask = 0; mask < corners; ++mask) {
+    Element e(rank);
+    for (size_t i = 0; i < rank; ++i) e[i] = i < 64 && ((mask >> i) & 1) ? shape.dims[i] - 1 : 0;
+    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(std::move(e));
+  }
+  for (int64_t p : width_edges(spec::padded_element_count(shape))) {
+    if (std::optional<Element> e = spec::delinearize(shape, p)) out.push_back(std::move(*e));
+  }
+  return out;
+}
+
 // As visit_every_element when there are at most options.exhaustive_limit
-// elements, else for options.samples random ones.
+// elements, else for the edge elements (edge_elements) and options.samples
+// random ones.
 template <class Visit>
 std::string visit_elements(const ShapeWithLayout& shape, const GateOptions& options, Rng& rng,
                            int64_t& visited, Visit visit) {
@@ -48,6 +77,10 @@ std::string visit_elements(const ShapeWithLayout& shape, const GateOptions& opti
     return visit_every_element(shape.dims, visited, visit);
   }
   visited = 0;
+  for (const Element& e : edge_elements(shape)) {
+    ++visited;
+    if (std::string error = visit(e); !error.empty()) return error;
+  }
   for (int64_t s = 0; s < options.samples; ++s) {
     ++visited;
     if (std::string error = visit(random_element(shape.dims, rng)); !error.empty()) return error;
@@ -57,7 +90,7 @@ std::string visit_elements(const ShapeWithLayout& shape, const GateOptions& opti
 
 std::string sampling_note(bool exhaustive, const GateOptions& options) {
   return exhaustive ? "exhaustive"
-                    : "sampled " + std::to_string(options.samples) + " (seed " +
+                    : "sampled " + std::to_string(options.samples) + " and the edges (seed " +
                           std::to_string(options.seed) + ")";
 }
 
@@ -161,6 +194,8 @@ std::vector<int64_t> positions_to_ask(const ShapeWithLayout& shape, const GateOp
     for (int64_t p = 0; p < padded; ++p) positions.push_back(p);
     return positions;
   }
+  positions = {0, padded - 1};
+  for (int64_t p : width_edges(padded)) positions.push_back(p);
   Rng rng(options.seed);
   for (int64_t s = 0; s < options.samples; ++s) positions.push_back(uniform(rng, 0, padded));
   return positions;

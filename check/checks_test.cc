@@ -3,6 +3,7 @@
 // functions: each check can fail.
 #include <gtest/gtest.h>
 
+#include "check/agreement.h"
 #include "check/checks.h"
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -26,8 +27,9 @@ TEST(GateChecks, SpecPassesSampledAboveTheLimit) {
   const GateOptions options{.exhaustive_limit = 1 << 16, .samples = 500};
   const CheckResult r = check_bijection(kLarge, spec_mapping(kLarge), options);
   EXPECT_EQ(r.status, CheckResult::Status::kPassed) << r.detail;
-  EXPECT_EQ(r.checked, 1000);
-  EXPECT_NE(r.detail.find("sampled 500"), std::string::npos) << r.detail;
+  // 500 random elements and the 4 corners of its two dims, then 500 positions.
+  EXPECT_EQ(r.checked, 1004);
+  EXPECT_NE(r.detail.find("sampled 500 and the edges"), std::string::npos) << r.detail;
 }
 
 TEST(GateChecks, BijectionCatchesACollision) {
@@ -164,6 +166,36 @@ TEST(GateChecks, DuplicateCheckNamesAreRejected) {
   GateRegistry registry;
   add_spec_gate_checks(registry);
   EXPECT_THROW(add_spec_gate_checks(registry), Error);
+}
+
+// A byte difference only within float value classes is named, with its
+// counts; one difference outside them (a flipped mantissa bit, nonzero
+// padding) leaves the report without the classification. Either way the
+// buffers disagree.
+TEST(ValueClasses, FloatDifferencesWithinTheirClassAreNamed) {
+  const ShapeWithLayout bf16 = parse_shape("bf16[4]{0:T(2)}");
+  //                          sNaN        denormal    -0          1.0
+  const std::vector<uint8_t> want = {0x81, 0x7f, 0x32, 0x80, 0x00, 0x80, 0x80, 0x3f};
+  std::vector<uint8_t> got = {0xc1, 0x7f, 0x00, 0x80, 0x00, 0x00, 0x80, 0x3f};
+  const Agreement d = bytes_agree(bf16, true, "wrong packed bytes", want, got);
+  ASSERT_TRUE(d);
+  std::string classes;
+  for (const auto& [what, value] : d->details) {
+    if (what == "value classes") classes = value;
+  }
+  EXPECT_EQ(classes,
+            "only floating-point values differ, each within its class: 1 signalling NaN written quiet, 1 denormal "
+            "written as a signed zero, 1 -0 written as +0 (the implementation moves values through float arithmetic "
+            "instead of copying their bits; a layout conversion must copy bits)");
+  got[6] ^= 1;  // 1.0 with another mantissa bit: not a value class
+  const Agreement other = bytes_agree(bf16, true, "wrong packed bytes", want, got);
+  ASSERT_TRUE(other);
+  for (const auto& [what, value] : other->details) EXPECT_NE(what, "value classes") << value;
+  // An integer type is never classified.
+  const std::vector<uint8_t> quieted = {0xc1, 0x7f, 0x00, 0x80, 0x00, 0x00, 0x80, 0x3f};
+  const Agreement ints = bytes_agree(parse_shape("s16[4]{0:T(2)}"), true, "wrong packed bytes", want, quieted);
+  ASSERT_TRUE(ints);
+  for (const auto& [what, value] : ints->details) EXPECT_NE(what, "value classes") << value;
 }
 
 }  // namespace

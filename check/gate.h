@@ -44,6 +44,13 @@ struct GateOptions {
   int64_t exhaustive_limit = int64_t{1} << 16;  // positions/elements checked one by one up to this
   int64_t samples = 4096;                       // random elements/positions above it
   int64_t pack_limit = int64_t{1} << 20;        // largest element count pack/unpack runs on
+  // With --impl/--impl-cmd: the largest buffer, dense or physical, the gate
+  // sends or asks for (--max-array-bytes). A pack, unpack or relayout past
+  // it is "not sent: gate limit", never the implementation's skip.
+  int64_t max_array_bytes = int64_t{1} << 20;
+  // With --impl/--impl-cmd: the time the shrinker of a failure may take
+  // (--shrink-seconds); past it the smallest failing case so far is reported.
+  double shrink_seconds = 5;
   uint64_t seed = 1;                            // the sampling seed (deterministic)
   int64_t property_cases = 100;                 // RapidCheck cases per property (--cases)
   // The byte size an implementation under test must report: tilecheck's

@@ -12,6 +12,7 @@
 
 #include "cli/common.h"
 #include "conformance/command_worker.h"
+#include "conformance/coverage.h"
 #include "conformance/runner.h"
 #include "conformance/worker.h"
 #include <tilecheck/spec/syntax.h>
@@ -31,7 +32,8 @@ std::string layouts_line(const ConformanceReport& r) {
   const std::string profile = stream.profile == gen::Profile::kGeneral
                                   ? ""
                                   : "profile " + std::string(gen::profile_name(stream.profile)) + ", ";
-  return std::to_string(r.catalogue_layouts) + " from the catalogue" +
+  return std::to_string(r.catalogue_layouts) + " from the catalogue, " + std::to_string(r.reach_layouts) +
+         " from the reach set" +
          (r.narrowed_layouts ? " (" + std::to_string(r.narrowed_layouts) +
                                    " more left out by --max-rank or --types)"
                              : std::string()) +
@@ -78,17 +80,17 @@ void print_case_summary(std::ostream& out, const ConformanceReport& r) {
       const auto it = k.count.find(s);
       return it == k.count.end() ? int64_t{0} : it->second;
     };
-    if (n(Status::kSkipped) + n(Status::kFailed) + n(Status::kNotRun) == 0) continue;
+    if (n(Status::kSkipped) + n(Status::kFailed) + n(Status::kNotRun) + n(Status::kNotSent) == 0) continue;
     if (!header) {
       out << "\nby element type, where cases were skipped or failed:\n"
           << "  " << std::setw(14) << "function" << std::setw(12) << "type" << std::setw(9)
-          << "passed" << std::setw(9) << "skipped" << std::setw(8) << "failed"
-          << "not run\n";
+          << "passed" << std::setw(9) << "skipped" << std::setw(8) << "failed" << std::setw(9)
+          << "not run" << "not sent\n";
       header = true;
     }
     out << "  " << std::setw(14) << k.function << std::setw(12) << k.type << std::setw(9)
         << n(Status::kPassed) << std::setw(9) << n(Status::kSkipped) << std::setw(8)
-        << n(Status::kFailed) << n(Status::kNotRun) << "\n";
+        << n(Status::kFailed) << std::setw(9) << n(Status::kNotRun) << n(Status::kNotSent) << "\n";
   }
   const auto list = [&](const std::vector<const CaseOutcome*>& cases, const std::string& what) {
     if (cases.empty()) return;
@@ -101,6 +103,18 @@ void print_case_summary(std::ostream& out, const ConformanceReport& r) {
   list(r.cases_with(Status::kSkipped, false),
        "skipped although claimed (this fails the gate; --skip or --skip-file accepts them "
        "as known gaps, --write-skips FILE writes them all)");
+  std::vector<const CaseOutcome*> not_sent = r.cases_with(Status::kNotSent, false);
+  for (const CaseOutcome* c : r.cases_with(Status::kNotSent, true)) not_sent.push_back(c);
+  if (!not_sent.empty()) {
+    out << "\nnot sent by the gate (its own limits, not the implementation's skips; they do not fail "
+           "the gate): "
+        << not_sent.size() << " case" << (not_sent.size() == 1 ? "" : "s") << "\n";
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < not_sent.size() && i < kShown; ++i) {
+      out << "  " << not_sent[i]->id() << "  (" << not_sent[i]->problem << ")\n";
+    }
+    if (not_sent.size() > kShown) out << "  ... and " << not_sent.size() - kShown << " more\n";
+  }
   if (!r.rules.gaps.patterns.empty()) {
     size_t listed = 0;
     for (const CaseOutcome& c : r.cases) listed += c.listed;
@@ -119,7 +133,70 @@ void print_case_summary(std::ostream& out, const ConformanceReport& r) {
   }
 }
 
-void print_text(std::ostream& out, const ConformanceReport& r) {
+// One letter per operation in the coverage table.
+char function_letter(conformance::ImplFunction f) {
+  static const char letters[] = "ipbduro";  // in kFunctions order
+  return letters[static_cast<int>(f)];
+}
+
+std::string cell_name(const conformance::CoverageCell& c) {
+  return c.feature + ", " + c.order + " order, " + c.width + ", " + function_name(c.function);
+}
+
+// --coverage: per form and dim order, per width class, the letters of the
+// operations that answered a case there ('.': required, not reached; '-':
+// not required).
+void print_coverage(std::ostream& out, const ConformanceReport& r) {
+  const conformance::Coverage cov = conformance::coverage_of(r);
+  std::string legend;
+  for (const FunctionReport& f : r.functions) {
+    if (f.exported) legend += std::string(legend.empty() ? "" : " ") + function_letter(f.function) + "=" + function_name(f.function);
+  }
+  out << "\ncoverage: operations that answered a case (" << legend
+      << "; '.' required but not reached, '-' not required):\n  " << std::left << std::setw(18) << "form"
+      << std::setw(9) << "order";
+  for (const std::string& w : conformance::coverage_width_classes()) out << std::setw(10) << w;
+  out << "\n";
+  for (const std::string& feature : conformance::coverage_features()) {
+    for (const char* order : {"default", "other"}) {
+      out << "  " << std::setw(18) << feature << std::setw(9) << order;
+      for (const std::string& w : conformance::coverage_width_classes()) {
+        std::string cell;
+        for (const FunctionReport& f : r.functions) {
+          if (!f.exported) continue;
+          const conformance::CoverageCell c{feature, order, w, f.function};
+          cell += cov.reached.count(c) ? function_letter(f.function) : conformance::coverage_required(c) ? '.' : '-';
+        }
+        out << std::setw(10) << cell;
+      }
+      out << "\n";
+    }
+  }
+  out << std::right;
+  out << "holes (required, not reached): " << (cov.holes.empty() ? "none" : std::to_string(cov.holes.size())) << "\n";
+  for (const conformance::CoverageCell& c : cov.holes) out << "  " << cell_name(c) << "\n";
+  if (!cov.unclaimed.empty()) {
+    out << "not reached because no type of the width class is claimed: " << cov.unclaimed.size() << " cells\n";
+  }
+}
+
+nlohmann::json coverage_json(const ConformanceReport& r) {
+  const conformance::Coverage cov = conformance::coverage_of(r);
+  const auto cell_json = [](const conformance::CoverageCell& c) {
+    return nlohmann::json{{"form", c.feature}, {"order", c.order}, {"width", c.width}, {"function", function_name(c.function)}};
+  };
+  nlohmann::json reached = nlohmann::json::array(), holes = nlohmann::json::array(), unclaimed = nlohmann::json::array();
+  for (const auto& [c, n] : cov.reached) {
+    nlohmann::json j = cell_json(c);
+    j["cases"] = n;
+    reached.push_back(j);
+  }
+  for (const conformance::CoverageCell& c : cov.holes) holes.push_back(cell_json(c));
+  for (const conformance::CoverageCell& c : cov.unclaimed) unclaimed.push_back(cell_json(c));
+  return {{"reached", reached}, {"holes", holes}, {"unclaimed", unclaimed}};
+}
+
+void print_text(std::ostream& out, const ConformanceReport& r, bool with_coverage) {
   out << "conformance of " << r.impl << " to the spec\n"
       << "layouts: " << layouts_line(r) << "\n";
   if (r.padding_any) out << "padding: not compared (--padding any)\n";
@@ -149,7 +226,7 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
     out << "\nFAILED " << function_name(f.function) << ": " << m.verdict.problem << "\n"
         << "  found on:      " << fail.origin << ": " << fail.original_layout << "\n"
         << "  minimal case (" << m.steps << " shrinking step" << (m.steps == 1 ? "" : "s")
-        << "):\n";
+        << (m.out_of_time ? "; stopped at --shrink-seconds, maybe not minimal" : "") << "):\n";
     const auto detail = [&](const std::string& what, const std::string& value) {
       out << "    " << std::setw(22) << what << value << "\n";
     };
@@ -159,12 +236,16 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
     if (!m.verdict.spec_command.empty())
       out << "  the spec says: " << m.verdict.spec_command << "\n";
   }
+  if (with_coverage) print_coverage(out, r);
   out << "\n";
   const std::vector<std::string> failed = r.failures();
   if (!r.checked_anything()) {
     out << "conformance: nothing checked\n";
   } else if (failed.empty()) {
-    out << "conformance: passed\n";
+    const size_t not_sent = r.cases_with(Status::kNotSent, false).size() + r.cases_with(Status::kNotSent, true).size();
+    out << "conformance: passed";
+    if (not_sent) out << " (" << not_sent << " case" << (not_sent == 1 ? "" : "s") << " not sent: gate limits)";
+    out << "\n";
   } else {
     std::string names;
     for (const std::string& n : failed) names += (names.empty() ? "" : ", ") + n;
@@ -172,7 +253,7 @@ void print_text(std::ostream& out, const ConformanceReport& r) {
   }
 }
 
-void print_json_report(std::ostream& out, const ConformanceReport& r) {
+void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_coverage) {
   nlohmann::json functions = nlohmann::json::array();
   for (const FunctionReport& f : r.functions) {
     nlohmann::json j = {{"function", function_name(f.function)},
@@ -180,6 +261,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
                         {"result", f.result()},
                         {"layouts_checked", f.layouts_checked},
                         {"layouts_skipped", f.layouts_skipped},
+                        {"layouts_not_sent", f.layouts_not_sent},
                         {"layouts_failed", f.layouts_failed},
                         {"stopped_after_a_hang", f.stopped},
                         {"cases_checked", f.cases},
@@ -193,6 +275,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
                       {"original_layout", f.failure->original_layout},
                       {"minimal_layout", print_shape(m.shape)},
                       {"shrinking_steps", m.steps},
+                      {"shrinking_stopped_by_time", m.out_of_time},
                       {"details", details},
                       {"reproduce", f.failure->reproduce},
                       {"spec_command", m.verdict.spec_command}};
@@ -202,7 +285,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
   nlohmann::json by_type = nlohmann::json::array();
   for (const TypeCounts& k : counts_by_type(r)) {
     nlohmann::json j = {{"function", k.function}, {"element_type", k.type}};
-    for (Status st : {Status::kPassed, Status::kSkipped, Status::kFailed, Status::kNotRun}) {
+    for (Status st : {Status::kPassed, Status::kSkipped, Status::kFailed, Status::kNotRun, Status::kNotSent}) {
       const auto it = k.count.find(st);
       j[conformance::status_name(st)] = it == k.count.end() ? 0 : it->second;
     }
@@ -213,13 +296,18 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
     for (const CaseOutcome* c : r.cases_with(st, listed)) list.push_back(c->id());
     return list;
   };
-  out << nlohmann::json{{"report_version", 1},
+  nlohmann::json not_sent = nlohmann::json::array();
+  for (const CaseOutcome& c : r.cases) {
+    if (c.status == Status::kNotSent) not_sent.push_back({{"case", c.id()}, {"why", c.problem}});
+  }
+  nlohmann::json report = {{"report_version", 1},
                         {"impl", r.impl},
                         {"ok", r.ok() && r.checked_anything()},
                         {"failures", r.failures()},
                         {"padding", r.padding_any ? "any" : "zero"},
                         {"cases_by_element_type", by_type},
                         {"skipped_although_claimed", ids(Status::kSkipped, false)},
+                        {"not_sent", not_sent},
                         {"known_gaps",
                          {{"patterns", r.rules.gaps.patterns},
                           {"failed", ids(Status::kFailed, true)},
@@ -228,12 +316,13 @@ void print_json_report(std::ostream& out, const ConformanceReport& r) {
                         {"seed", r.seed},
                         {"layouts",
                          {{"catalogue", r.catalogue_layouts},
+                          {"reach", r.reach_layouts},
                           {"generated", r.generated_layouts},
                           {"given", r.given_layouts},
                           {"unclaimed", r.unclaimed_layouts}}},
-                        {"functions", functions}}
-             .dump(2)
-      << "\n";
+                        {"functions", functions}};
+  if (with_coverage) report["coverage"] = coverage_json(r);
+  out << report.dump(2) << "\n";
 }
 
 // --skip, --skip-file, --skips-must-fail and --require as the runner's rules.
@@ -313,7 +402,7 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
     for (const CaseOutcome* c : cases) {
       const bool bad = c->status == Status::kFailed || c->status == Status::kSkipped;
       failures += bad && !c->listed;
-      skipped += (bad && c->listed) || c->status == Status::kNotRun;
+      skipped += (bad && c->listed) || c->status == Status::kNotRun || c->status == Status::kNotSent;
     }
     xml << "  <testsuite name=\"" << op << "\" tests=\"" << cases.size() << "\" failures=\""
         << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
@@ -328,6 +417,8 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
       xml << ">\n";
       if (c->status == Status::kNotRun) {
         xml << "      <skipped message=\"not run: the operation hung before\"/>\n";
+      } else if (c->status == Status::kNotSent) {
+        xml << "      <skipped message=\"not sent: " << xml_escaped(c->problem) << "\"/>\n";
       } else if (bad && c->listed) {
         xml << "      <skipped message=\"known gap (--skip): " << status_name(c->status) << "\"/>\n";
       } else if (c->status == Status::kSkipped) {
@@ -356,26 +447,37 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
   if (!out) throw Error("--junit: cannot write '" + path + "'");
 }
 
+// A count of bytes: digits with an optional K, M or G (binary) suffix, at
+// most 12 digits; -1 for anything else.
+int64_t byte_count(std::string value) {
+  int64_t scale = 1;
+  if (!value.empty()) {
+    const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(value.back())));
+    const int shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+    if (shift) {
+      scale = int64_t{1} << shift;
+      value.pop_back();
+    }
+  }
+  const bool digits = !value.empty() && value.size() <= 12 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? std::stoll(value) * scale : -1;
+}
+
 // --limit cpu=S,memory=B,files=N,processes=N over the defaults of conformance/process.h.
 conformance::ProcessLimits process_limits(const std::vector<std::string>& specs) {
   conformance::ProcessLimits limits;
   for (const std::string& spec : specs) {
     const size_t eq = spec.find('=');
     const std::string key = spec.substr(0, eq);
-    std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
-    int64_t scale = 1;
-    if (key == "memory" && !value.empty()) {
-      const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(value.back())));
-      const int shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
-      if (shift) {
-        scale = int64_t{1} << shift;
-        value.pop_back();
-      }
-    }
+    const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
     int64_t n = -1;
-    const bool digits = !value.empty() && value.size() <= 12 &&
-                        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (digits) n = std::stoll(value) * scale;
+    if (key == "memory") {
+      n = byte_count(value);
+    } else if (!value.empty() && value.size() <= 12 &&
+               std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      n = std::stoll(value);
+    }
     int64_t* field = key == "cpu"      ? &limits.cpu_seconds
                      : key == "memory" ? &limits.address_space_bytes
                      : key == "files"  ? &limits.open_files
@@ -457,6 +559,20 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                    "these operations must be offered and answered (comma-separated: "
                    "linear_index, pack, byte_size, delinearize)")
       ->delimiter(',');
+  gate->add_option("--max-array-bytes", options.max_array_bytes,
+                   "with --impl or --impl-cmd: the largest dense or physical buffer the gate sends or "
+                   "asks for (K/M/G suffixes); a pack, unpack or relayout past it is reported as not "
+                   "sent (gate limit) and does not fail the gate")
+      ->capture_default_str();
+  gate->add_flag("--coverage", options.coverage,
+                 "with --impl or --impl-cmd: also print what the run reached, by form of layout, dim "
+                 "order, element width and operation, and the holes (with --json: a \"coverage\" "
+                 "object)");
+  gate->add_option("--shrink-seconds", options.shrink_seconds,
+                   "with --impl or --impl-cmd: the time shrinking one failure may take; past it the "
+                   "smallest failing case found so far is reported, marked as such")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   gate->add_option(
           "--timeout", options.timeout_seconds,
           "with --impl or --impl-cmd: seconds to wait for one answer before the implementation counts as hung "
@@ -472,6 +588,14 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   for (const std::string& text : layouts) given.push_back(parse_layout_argument(text));
   const conformance::RunRules rules = run_rules(conformance);
   const conformance::ProcessLimits limits = process_limits(conformance.limits);
+  GateOptions run_options = options;
+  run_options.padding = conformance.padding;
+  run_options.max_array_bytes = byte_count(conformance.max_array_bytes);
+  run_options.shrink_seconds = conformance.shrink_seconds;
+  if (run_options.max_array_bytes < 1) {
+    throw Error("--max-array-bytes: expected a positive byte count (digits, optional K, M or G), got '" +
+                conformance.max_array_bytes + "'");
+  }
   std::unique_ptr<conformance::ImplUnderTest> impl;
   if (!conformance.impl_command.empty()) {
     impl = std::make_unique<conformance::CommandWorker>(conformance.impl_command,
@@ -480,13 +604,11 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
                                                      conformance.timeout_seconds, limits);
   }
-  GateOptions run_options = options;
-  run_options.padding = conformance.padding;
   const ConformanceReport report = conformance::run(*impl, given, run_options, rules);
   if (json) {
-    print_json_report(std::cout, report);
+    print_json_report(std::cout, report, conformance.coverage);
   } else {
-    print_text(std::cout, report);
+    print_text(std::cout, report, conformance.coverage);
   }
   if (!conformance.write_skips.empty()) write_skips(conformance.write_skips, report);
   if (!conformance.junit.empty()) write_junit(conformance.junit, report);

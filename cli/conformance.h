@@ -34,6 +34,9 @@ struct ConformanceOptions {
   int64_t max_rank = -1;            // --max-rank; -1: any
   std::vector<std::string> types;   // --types
   std::vector<std::string> limits;  // --limit KEY=VALUE
+  std::string max_array_bytes = "1M";  // --max-array-bytes (K/M/G suffixes)
+  double shrink_seconds = 5;            // --shrink-seconds
+  bool coverage = false;                // --coverage
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

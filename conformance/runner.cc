@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <iomanip>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "check/checks.h"
 #include "conformance/worker.h"
 #include "gen/layout_recipe.h"
+#include "gen/reach.h"
 #include "gen/seeded_choices.h"
 #include "gen/sweep.h"
 #include <tilecheck/spec/catalog.h>
@@ -218,12 +220,20 @@ class Checker {
     return Verdict::failure(d->what, details);
   }
 
-  bool over_pack_limit(const ShapeWithLayout& shape) const {
-    return spec::element_count(shape) > options_.pack_limit;
+  // Why a buffer case on `shape` (and `to`) is past the gate's limit, or
+  // nullopt: every dense and physical buffer it would send or receive is
+  // at most --max-array-bytes.
+  std::optional<std::string> over_limit(const ShapeWithLayout& shape,
+                                        const ShapeWithLayout* to = nullptr) const {
+    int64_t largest = std::max(spec::dense_byte_size(shape), spec::byte_size(shape));
+    if (to) largest = std::max(largest, spec::byte_size(*to));
+    if (largest <= options_.max_array_bytes) return std::nullopt;
+    return "gate limit: a " + std::to_string(largest) + "-byte buffer, over --max-array-bytes " +
+           std::to_string(options_.max_array_bytes);
   }
 
   Verdict check_pack(const ShapeWithLayout& shape) {
-    if (over_pack_limit(shape)) return Verdict::skipped();
+    if (const auto why = over_limit(shape)) return Verdict::not_sent(*why);
     const std::vector<uint8_t> dense = dense_data(shape);
     const std::vector<uint8_t> want = spec::pack(shape, dense);
     return buffer_verdict(impl_.pack(shape, dense, want.size()),
@@ -232,7 +242,7 @@ class Checker {
   }
 
   Verdict check_unpack(const ShapeWithLayout& shape) {
-    if (over_pack_limit(shape)) return Verdict::skipped();
+    if (const auto why = over_limit(shape)) return Verdict::not_sent(*why);
     const std::vector<uint8_t> physical = physical_data(shape);
     const std::vector<uint8_t> want = spec::unpack(shape, physical);
     return buffer_verdict(impl_.unpack(shape, physical, want.size()),
@@ -259,9 +269,10 @@ class Checker {
   }
 
   Verdict check_relayout(const ShapeWithLayout& from) {
-    if (over_pack_limit(from)) return Verdict::skipped();
+    if (const auto why = over_limit(from)) return Verdict::not_sent(*why);
     const std::optional<ShapeWithLayout> to = relayout_target(from);
-    if (!to) return Verdict::skipped();
+    if (!to) return Verdict::not_sent("no relayout target: the implementation claims no partner layout");
+    if (const auto why = over_limit(from, &*to)) return Verdict::not_sent(*why);
     const std::vector<uint8_t> physical = physical_data(from);
     const std::vector<uint8_t> want = spec::pack(*to, spec::unpack(from, physical));
     Details details = {{"to", print_shape(*to)}};
@@ -369,34 +380,81 @@ std::vector<ShapeWithLayout> simpler_layouts(const ShapeWithLayout& s) {
 }
 
 
-// Greedy: take the first simpler candidate that still fails, until none
-// does (or the attempt budget is spent).
-Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, Verdict verdict) {
+// Whether `c` may be tried as a simpler case of a failure of `f`: a valid
+// layout the implementation claims, with no more positions to check than
+// `budget`.
+bool worth_trying(const Checker& checker, ImplFunction f, const ShapeWithLayout& c, int64_t budget) {
+  return valid_layout(c) && !checker.unclaimed(c) && spec::padded_element_count(c) <= budget &&
+         !(f == ImplFunction::kLinearIndex && spec::element_count(c) == 0);
+}
+
+// Shrinking, within options.shrink_seconds, until nothing simpler fails:
+// first the structure (the first candidate of simpler_layouts that keeps
+// the dims' sizes and still fails), then each dim by bisection (the
+// smallest size that still fails, if failing is monotone in it, in about
+// log2(size) checks: a bug past 2^31 positions on [65536,65536] ends just
+// past 2^31 in some 30 checks, where stepping down by one would take
+// thousands), then the other candidates (dims and tile entries a step
+// smaller, f32). Only failing candidates are kept, so whatever the order,
+// the result fails.
+Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, Verdict verdict,
+              const GateOptions& options) {
   constexpr int kMaxAttempts = 2000;
   Shrunk s{failing, std::move(verdict), 0};
   // A hang costs --timeout per attempt: report it as found.
   if (s.verdict.problem.rfind("hung", 0) == 0) return s;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(options.shrink_seconds));
   const int64_t budget =
       std::max(spec::padded_element_count(failing), gen::kExhaustiveLimits.max_padded_elements);
   int attempts = 0;
-  bool progress = true;
-  while (progress && attempts < kMaxAttempts) {
-    progress = false;
-    for (const ShapeWithLayout& c : simpler_layouts(s.shape)) {
-      // Simpler never means more positions to check than now (or the budget).
-      if (!valid_layout(c) || checker.unclaimed(c) || spec::padded_element_count(c) > budget ||
-          (f == ImplFunction::kLinearIndex && spec::element_count(c) == 0)) {
-        continue;
-      }
-      if (++attempts > kMaxAttempts) break;
-      Verdict v = checker.check(f, c);
-      if (v.failed()) {
-        s = {c, std::move(v), s.steps + 1};
-        progress = true;
-        break;
+  // Checks `c`; keeps it when it still fails. False once time or attempts run out.
+  bool stopped = false;
+  const auto fails = [&](const ShapeWithLayout& c) {
+    if (stopped || !worth_trying(checker, f, c, budget)) return false;
+    if (++attempts > kMaxAttempts || std::chrono::steady_clock::now() > deadline) {
+      stopped = true;
+      return false;
+    }
+    Verdict v = checker.check(f, c);
+    if (!v.failed()) return false;
+    s = {c, std::move(v), s.steps + 1};
+    return true;
+  };
+  const auto bisect_dims = [&] {
+    bool progress = false;
+    for (size_t i = 0; i < s.shape.dims.size() && !stopped; ++i) {
+      int64_t passes = 0, fails_at = s.shape.dims[i];  // 0: not known to pass
+      while (fails_at - passes > 1 && !stopped) {
+        ShapeWithLayout c = s.shape;
+        c.dims[i] = passes + (fails_at - passes) / 2;
+        if (fails(c)) {
+          fails_at = c.dims[i];
+          progress = true;
+        } else {
+          passes = c.dims[i];
+        }
       }
     }
+    return progress;
+  };
+  // The first failing candidate of simpler_layouts: those that keep every
+  // dim's size (`structural`: fewer properties, tiles or dims, the default
+  // order), or the others (smaller dims and tile entries, f32).
+  const auto first_simpler = [&](bool structural) {
+    for (const ShapeWithLayout& c : simpler_layouts(s.shape)) {
+      const bool keeps_sizes = c.dims.size() != s.shape.dims.size() || c.dims == s.shape.dims;
+      if (keeps_sizes != structural) continue;
+      if (fails(c)) return true;
+      if (stopped) break;
+    }
+    return false;
+  };
+  // Structure first, then sizes by bisection, then the small steps.
+  while (!stopped && (first_simpler(true) || bisect_dims() || first_simpler(false))) {
   }
+  s.out_of_time = stopped && attempts <= kMaxAttempts;
   // A crash inside a batch of elements: name the element.
   if (f == ImplFunction::kLinearIndex && s.verdict.problem.rfind("crashed", 0) == 0) {
     Verdict single = checker.check(f, s.shape, /*one_at_a_time=*/true);
@@ -409,7 +467,15 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
 struct OriginLayout {
   std::string origin;
   ShapeWithLayout shape;
+  // For the index operations only: the reach set's shapes past 2^31
+  // positions, whose buffers no run sends (pack, unpack and relayout are
+  // not cases of them at all).
+  bool index_only = false;
 };
+
+bool buffer_function(ImplFunction f) {
+  return f == ImplFunction::kPack || f == ImplFunction::kUnpack || f == ImplFunction::kRelayout;
+}
 
 // Calls visit(layout) for every layout of the run, in order.
 void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOptions& options,
@@ -430,6 +496,15 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     }
     ++report.catalogue_layouts;
     visit({"catalogue entry " + std::string(entry.name), shape});
+  }
+  for (const std::string& text : gen::reach_layouts()) {
+    const ShapeWithLayout shape = parse_shape(text);
+    if (!stream.keeps(shape)) {
+      ++report.narrowed_layouts;
+      continue;
+    }
+    ++report.reach_layouts;
+    visit({"reach set (gen/reach.h)", shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
   }
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);
@@ -482,6 +557,7 @@ const char* status_name(CaseOutcome::Status s) {
     case CaseOutcome::Status::kSkipped: return "skipped";
     case CaseOutcome::Status::kFailed: return "failed";
     case CaseOutcome::Status::kNotRun: return "not run";
+    case CaseOutcome::Status::kNotSent: return "not sent";
   }
   return "?";
 }
@@ -563,6 +639,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
     const std::string text = print_shape(layout.shape);
     for (FunctionReport& fr : report.functions) {
       if (!fr.exported) continue;
+      if (layout.index_only && buffer_function(fr.function)) continue;
       if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
         continue;
       CaseOutcome outcome{fr.function, text, layout.shape.type, CaseOutcome::Status::kNotRun,
@@ -583,6 +660,11 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
           ++fr.layouts_skipped;
           outcome.status = CaseOutcome::Status::kSkipped;
           break;
+        case Verdict::Status::kNotSent:
+          ++fr.layouts_not_sent;
+          outcome.status = CaseOutcome::Status::kNotSent;
+          outcome.problem = v.problem;
+          break;
         case Verdict::Status::kFailed: {
           ++fr.layouts_failed;
           outcome.status = CaseOutcome::Status::kFailed;
@@ -591,7 +673,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
           if (v.problem.rfind("hung", 0) == 0) fr.stopped = true;
           // The first failure that is not a known gap is shrunk and reported.
           if (outcome.listed || fr.failure) break;
-          Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v));
+          Shrunk minimal = shrink(checker, fr.function, layout.shape, std::move(v), options);
           std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " +
                                   shell_quote(print_shape(minimal.shape));
           if (fr.function == ImplFunction::kPack || fr.function == ImplFunction::kUnpack ||

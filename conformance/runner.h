@@ -7,7 +7,9 @@
 // docs/PROTOCOL.md; either runs in a process of its own. Every operation it
 // offers is checked on each layout it claims, in this order:
 //   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
-//   2. options.property_cases layouts of the chosen profile (gen/profiles.h;
+//   2. the reach set (gen/reach.h): every element type and form of layout,
+//      and index-only shapes past 2^31 and 2^32 positions,
+//   3. options.property_cases layouts of the chosen profile (gen/profiles.h;
 //      the layout recipe's make_layout with the exhaustive budget for
 //      "general"), drawn from a stream seeded by options.seed, so a run is
 //      deterministic;
@@ -61,16 +63,19 @@ using Details = std::vector<std::pair<std::string, std::string>>;
 
 // One function checked on one layout.
 struct Verdict {
-  enum class Status { kPassed, kSkipped, kFailed };
+  // kNotSent: the gate did not ask (its own limit, or no case it can
+  // build): neither the implementation's skip nor a failure.
+  enum class Status { kPassed, kSkipped, kFailed, kNotSent };
   Status status = Status::kPassed;
   int64_t cases = 0;
-  std::string problem;  // a failure in one line: "wrong index", "crashed: ..."
+  std::string problem;  // a failure in one line: "wrong index", "crashed: ..."; kNotSent: why
   Details details;
   std::string spec_command;  // a tilecheck command printing the expected value
 
   bool failed() const { return status == Status::kFailed; }
   static Verdict passed(int64_t cases) { return {Status::kPassed, cases, "", {}, ""}; }
   static Verdict skipped() { return {Status::kSkipped, 0, "", {}, ""}; }
+  static Verdict not_sent(std::string why) { return {Status::kNotSent, 0, std::move(why), {}, ""}; }
   static Verdict failure(std::string problem, Details details = {},
                          std::string spec_command = "") {
     return {Status::kFailed, 0, std::move(problem), std::move(details), std::move(spec_command)};
@@ -86,6 +91,7 @@ struct Shrunk {
   ShapeWithLayout shape;
   Verdict verdict;
   int steps = 0;
+  bool out_of_time = false;  // stopped by --shrink-seconds: maybe not minimal
 };
 
 struct FailureReport {
@@ -99,16 +105,17 @@ struct FailureReport {
 // "OPERATION:LAYOUT" (e.g. "pack:f32[3,5]{1,0:T(2,2)}"), is stable for a
 // given seed and is what --skip patterns match.
 struct CaseOutcome {
-  enum class Status { kPassed, kSkipped, kFailed, kNotRun };
+  // kNotSent: the gate did not send it (Verdict::Status::kNotSent).
+  enum class Status { kPassed, kSkipped, kFailed, kNotRun, kNotSent };
   ImplFunction function = ImplFunction::kLinearIndex;
   std::string layout;
   ElementType type = ElementType::kF32;
   Status status = Status::kPassed;
   bool listed = false;  // matched by a --skip pattern: a known gap
-  std::string problem;  // kFailed: the failure in one line
+  std::string problem;  // kFailed: the failure in one line; kNotSent: why
   std::string id() const;
 };
-const char* status_name(CaseOutcome::Status s);  // "passed", "skipped", "failed", "not run"
+const char* status_name(CaseOutcome::Status s);  // "passed", "skipped", "failed", "not run", "not sent"
 
 // Known gaps, stated up front: cases whose failure or skip does not fail
 // the gate (--skip PATTERN, --skip-file FILE). A pattern matches a case id
@@ -139,6 +146,7 @@ struct FunctionReport {
   ImplFunction function = ImplFunction::kLinearIndex;
   bool exported = false;
   int64_t layouts_checked = 0, layouts_skipped = 0, layouts_failed = 0, cases = 0;
+  int64_t layouts_not_sent = 0;  // the gate's own limits (CaseOutcome::Status::kNotSent)
   bool stopped = false;  // a hang: its remaining layouts were not run
   std::optional<FailureReport> failure;  // the first failure not listed, shrunk
 
@@ -153,6 +161,7 @@ struct ConformanceReport {
   std::string impl;  // ImplUnderTest::description()
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
+  int64_t reach_layouts = 0;  // the reach set (gen/reach.h), after the catalogue
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):
   // counted among the above, never sent.
   int64_t unclaimed_layouts = 0;

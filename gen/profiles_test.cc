@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "gen/reach.h"
 #include "gen/seeded_choices.h"
 #include "gen/sweep.h"
 #include <tilecheck/spec/semantics.h>
@@ -67,3 +68,19 @@ TEST(Profiles, GpuGivesSmallTilesAndSubByteTypes) {
 
 }  // namespace
 }  // namespace tilecheck::gen
+
+// The reach set (gen/reach.h): every text a valid layout, every element
+// type there, and shapes past 2^32 positions.
+TEST(ReachSet, EveryLayoutIsValidAndEveryElementTypeIsThere) {
+  std::set<tilecheck::ElementType> types;
+  int past_2_32 = 0;
+  for (const std::string& text : tilecheck::gen::reach_layouts()) {
+    tilecheck::ShapeWithLayout s;
+    ASSERT_NO_THROW(s = tilecheck::parse_shape(text)) << text;
+    EXPECT_NO_THROW(tilecheck::spec::validate(s)) << text;
+    types.insert(s.type);
+    past_2_32 += tilecheck::spec::padded_element_count(s) > (int64_t{1} << 32);
+  }
+  EXPECT_EQ(types.size(), tilecheck::all_element_types().size());
+  EXPECT_GE(past_2_32, 10);
+}

@@ -363,7 +363,7 @@ TEST(Gate, LargeLayoutIsSampledAndPackSkipped) {
   EXPECT_EQ(j["summary"]["skipped"], 2);  // pack_round_trip and impl_pack
   for (const nlohmann::json& c : j["layouts"][0]["checks"]) {
     if (c["check"] == "bijection") {
-      EXPECT_EQ(c["detail"], "elements and positions sampled 300 (seed 1)");
+      EXPECT_EQ(c["detail"], "elements and positions sampled 300 and the edges (seed 1)");
     }
     if (c["check"] == "pack_round_trip" || c["check"] == "impl_pack") {
       EXPECT_EQ(c["status"], "skipped");

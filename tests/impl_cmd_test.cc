@@ -146,6 +146,48 @@ INSTANTIATE_TEST_SUITE_P(Examples, BothFrontEnds, testing::ValuesIn(kFrontEnds),
                            return std::string(info.param.id);
                          });
 
+// Bugs that only rare layouts show: a '*' under a minor_to_major that is
+// not the default, the half-filled last byte of a 4-bit array, an index past
+// 2^31. The default run (the reach set, gen/reach.h) must catch each, shrink
+// it to a minimal case and print a reproduce line that fails again. The two
+// command front ends (the plugin runs the C++ command's code).
+TEST(ImplCmd, TheDefaultGateCatchesBugsOnlyRareLayoutsShow) {
+  struct Case {
+    const char* bug;
+    const char* failed;
+    const char* minimal_layout;
+  };
+  const Case cases[] = {
+      {"combine_logical", "linear_index: wrong linear index", "f32[2,2]{0,1:T(*,1)}"},
+      {"odd_nibble_tail", "pack: wrong packed bytes", "s4[]"},
+      // 32769 * 65535 = 2^31 + 32767 positions: the bug shows only past 2^31.
+      {"index_32bit", "linear_index: wrong linear index", "f32[32769,65535]{1,0}"},
+  };
+  for (const FrontEnd& f : {kFrontEnds[0], kFrontEnds[1]}) {
+    for (const Case& c : cases) {
+      const std::string what = std::string(f.name) + " --bug " + c.bug;
+      // The catalogue and the reach set (one generated layout: they are not
+      // what this is about), with a generous shrinking budget: the sanitizer
+      // build is slow.
+      std::vector<std::string> args = {"gate"};
+      for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
+      args.insert(args.end(), {"--cases", "1", "--shrink-seconds", "120"});
+      const Output r = tilecheck(args);
+      EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
+      const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
+      ASSERT_NE(at, std::string::npos) << what << r.out;
+      const std::string report = r.out.substr(at);
+      EXPECT_EQ(after(report, "layout"), c.minimal_layout) << what << report;
+      std::vector<std::string> again_args = {"gate"};
+      for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
+      again_args.insert(again_args.end(), {"--layout", c.minimal_layout, "--seed", "1"});
+      const Output again = tilecheck(again_args);
+      EXPECT_EQ(again.exit_code, 1) << what << again.out;
+      EXPECT_NE(again.out.find(std::string("\nFAILED ") + c.failed + "\n"), std::string::npos) << what << again.out;
+    }
+  }
+}
+
 TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
   struct Case {
     const char* mode;
@@ -236,7 +278,42 @@ TEST(ImplCmd, SkippingWhatItClaimsFailsTheGate) {
       r.out, m, std::regex("\\nconformance: FAILED \\(([0-9]+) cases skipped although claimed\\)\\n")))
       << r.out;
   EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  pack +f32 +1 +[1-9][0-9]* +0 +0\\n"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  pack +f32 +1 +[1-9][0-9]* +0 +0 +0\\n"))) << r.out;
+}
+
+TEST(ImplCmd, ArraysPastTheGateLimitAreNotSentAndNeverFailACorrectImplementation) {
+  // One byte past the default --max-array-bytes (1M): pack, unpack and
+  // relayout are the gate's own "not sent", not the implementation's skips.
+  const std::string past = "u8[1048577]{0}";
+  const Output r = tilecheck({"gate", "--impl-cmd", kExample, "--layout", past});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* op : {"pack", "unpack", "relayout"}) {
+    EXPECT_NE(r.out.find("  " + std::string(op) + ":" + past +
+                         "  (gate limit: a 1048577-byte buffer, over --max-array-bytes 1048576)\n"),
+              std::string::npos)
+        << op << r.out;
+  }
+  EXPECT_NE(r.out.find("\nconformance: passed (3 cases not sent: gate limits)\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(passed(r, "linear_index")) << r.out;
+
+  const Output json = tilecheck({"gate", "--impl-cmd", kExample, "--layout", "u8[2049]{0}",
+                                 "--max-array-bytes", "2K", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.out << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["not_sent"].size(), 3u) << json.out;
+  EXPECT_EQ(j["not_sent"][0]["case"], "pack:u8[2049]{0}");
+  EXPECT_EQ(j["skipped_although_claimed"].size(), 0u);
+
+  // Raised, the limit sends the same array, and the C++ example answers it.
+  const Output sent = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--layout", past,
+                                 "--max-array-bytes", "2M"});
+  EXPECT_EQ(sent.exit_code, 0) << sent.out << sent.err;
+  EXPECT_EQ(sent.out.find("not sent"), std::string::npos) << sent.out;
+  for (const char* op : {"pack", "unpack", "relayout"}) EXPECT_TRUE(passed(sent, op)) << op << sent.out;
+
+  const Output bad = tilecheck({"gate", "--impl-cmd", kExample, "--max-array-bytes", "2Q"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.err.find("--max-array-bytes: expected a positive byte count"), std::string::npos) << bad.err;
 }
 
 TEST(ImplCmd, KnownGapsAreWrittenReadAndMustStayGaps) {
@@ -335,11 +412,69 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
       gate_cmd(kExample, {"--profile", "tpu", "--types", "bf16,s4", "--max-rank", "2"});
   EXPECT_EQ(narrow.exit_code, 0) << narrow.out;
   EXPECT_TRUE(std::regex_search(
-      narrow.out, std::regex("layouts: [0-9]+ from the catalogue \\([0-9]+ more left out by "
+      narrow.out, std::regex("layouts: [0-9]+ from the catalogue, [0-9]+ from the reach set \\([0-9]+ more left out by "
                              "--max-rank or --types\\), then 5 generated")))
       << narrow.out;
   EXPECT_EQ(gate_cmd(kExample, {"--profile", "cpu"}).exit_code, 2);
   EXPECT_EQ(gate_cmd(kExample, {"--types", "f33"}).exit_code, 2);
+}
+
+// The default run reaches every form of layout in both dim orders, for
+// every width class and operation (gen/reach.h, conformance/coverage.h).
+TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
+  const Output r = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["coverage"]["holes"].size(), 0u) << j["coverage"]["holes"].dump();
+  EXPECT_EQ(j["coverage"]["unclaimed"].size(), 0u);
+  // Among what it reached: a '*' under another dim order, index past 2^32.
+  int combined_other = 0, past_2_32 = 0;
+  for (const auto& c : j["coverage"]["reached"]) {
+    combined_other += c["form"] == "combined dim (*)" && c["order"] == "other" && c["function"] == "linear_index";
+    past_2_32 += c["form"] == "past 2^32" && c["function"] == "linear_index";
+  }
+  EXPECT_EQ(combined_other, 5);  // the five width classes
+  EXPECT_EQ(past_2_32, 10);      // and both dim orders
+  // Narrowed to f32, the other width classes are not holes but unclaimed;
+  // the text form says so.
+  const Output f32 = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage",
+                                "--types", "f32", "--cases", "5"});
+  ASSERT_EQ(f32.exit_code, 0) << f32.err;
+  EXPECT_NE(f32.out.find("\nholes (required, not reached): none\nnot reached because no type of the width class "
+                         "is claimed: "),
+            std::string::npos)
+      << f32.out;
+}
+
+// Shrinking bisects each dim, within --shrink-seconds: the 32-bit index
+// on [65536,65536] ends just past 2^31 positions; with no time at all the
+// report says it stopped.
+TEST(ImplCmd, ShrinkingBisectsWithinItsTimeBudget) {
+  const std::string bug = std::string(EXAMPLE_IMPL_CMD) + " --bug index_32bit";
+  const Output r = tilecheck({"gate", "--impl-cmd", bug, "--limit", "memory=0", "--layout", "f32[65536,65536]{1,0}",
+                              "--shrink-seconds", "120"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  // 32769 * 65535 = 2^31 + 32767 positions.
+  EXPECT_EQ(after(r.out, "layout"), "f32[32769,65535]{1,0}") << r.out;
+  EXPECT_EQ(r.out.find("maybe not minimal"), std::string::npos) << r.out;
+  const Output none = tilecheck({"gate", "--impl-cmd", bug, "--limit", "memory=0", "--layout",
+                                 "f32[65536,65536]{1,0}", "--shrink-seconds", "0"});
+  ASSERT_EQ(none.exit_code, 1) << none.out;
+  EXPECT_NE(none.out.find("(0 shrinking steps; stopped at --shrink-seconds, maybe not minimal)"), std::string::npos)
+      << none.out;
+  EXPECT_EQ(after(none.out, "layout"), "f32[65536,65536]{1,0}") << none.out;
+}
+
+// An implementation that moves values through float arithmetic (v + 0.0f)
+// fails, and the report names the value class of the differing bytes.
+TEST(ImplCmd, FloatArithmeticIsReportedByItsValueClass) {
+  const Output r = gate_cmd(std::string(EXAMPLE_IMPL_CMD) + " --bug float_arithmetic", {"--limit", "memory=0"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\nFAILED pack: wrong packed bytes\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("\n    value classes +only floating-point values differ, each within its class: [0-9]+ "
+                        "signalling NaNs? written quiet.*float arithmetic instead of copying their bits")))
+      << r.out;
 }
 
 TEST(ImplCmd, ResourceLimitsApply) {

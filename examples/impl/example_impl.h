@@ -48,6 +48,10 @@ enum class Bug {
   kNonzeroPadding,       // padding filled with 0xff instead of zeros
   kDelinearizeOffByOne,  // the last element of a ragged row taken for padding
   kAbortOnTwoLevels,     // linear_index aborts on two tile levels, hangs on a dim of 999983
+  kCombineLogical,       // a '*' merges logically adjacent dims: layouts with '*' read as row-major
+  kOddNibbleTail,        // 4-bit: a half-filled final byte holds its element in the high nibble
+  kIndex32,              // linear_index computed in 32 bits (wraps past 2^31 positions)
+  kFloatArithmetic,      // pack moves f32 and bf16 values through float arithmetic (v + 0.0f)
 };
 
 inline const std::map<std::string_view, Bug>& bug_names() {
@@ -57,7 +61,11 @@ inline const std::map<std::string_view, Bug>& bug_names() {
       {"ignore_minor_to_major", Bug::kIgnoreMinorToMajor},
       {"nonzero_padding", Bug::kNonzeroPadding},
       {"delinearize_off_by_one", Bug::kDelinearizeOffByOne},
-      {"abort_on_two_levels", Bug::kAbortOnTwoLevels}};
+      {"abort_on_two_levels", Bug::kAbortOnTwoLevels},
+      {"combine_logical", Bug::kCombineLogical},
+      {"odd_nibble_tail", Bug::kOddNibbleTail},
+      {"index_32bit", Bug::kIndex32},
+      {"float_arithmetic", Bug::kFloatArithmetic}};
   return names;
 }
 
@@ -94,7 +102,10 @@ class ExampleImpl {
         while (d == 999983) std::this_thread::sleep_for(std::chrono::seconds(1));
       }
     }
-    return index_of(s, element);
+    const int64_t index = index_of(s, element);
+    // int32_t arithmetic, as a 32-bit size_t or int would do it.
+    if (bug_ == Bug::kIndex32) return static_cast<int32_t>(static_cast<uint32_t>(index));
+    return index;
   }
 
   int64_t byte_size(const ShapeWithLayout& s) const {
@@ -115,22 +126,55 @@ class ExampleImpl {
 
  public:
 
-  // The element stored at `position`, or nullopt for padding.
-  std::optional<std::vector<int64_t>> delinearize(const ShapeWithLayout& s, int64_t position) {
-    const std::vector<std::optional<std::vector<int64_t>>>& owner = owners(s);
-    if (position < 0 || position >= static_cast<int64_t>(owner.size())) {
+  // The element stored at `position`, or nullopt for padding: the tiling
+  // undone level by level (no table of positions, so shapes of any size).
+  std::optional<std::vector<int64_t>> delinearize(const ShapeWithLayout& s, int64_t position) const {
+    const size_t levels = s.layout.tiles.size();
+    if (position < 0 || position >= padded_count(s, levels)) {
       throw Unsupported("position past the padded element count");
     }
-    const std::optional<std::vector<int64_t>>& e = owner[static_cast<size_t>(position)];
-    if (bug_ == Bug::kDelinearizeOffByOne && e && !e->empty() && !s.layout.tiles.empty()) {
-      const int64_t last = s.dims.back(), tile = s.layout.tiles.front().dims.back();
-      if (tile > 0 && last % tile != 0 && e->back() == last - 1) return std::nullopt;
+    // The bounds before each level (bounds[k]: after the first k tiles).
+    std::vector<std::vector<int64_t>> bounds;
+    Placement p = place(s, nullptr, 0);
+    bounds.push_back(p.bounds);
+    for (size_t k = 0; k < levels; ++k) {
+      apply_tile(s.layout.tiles[k].dims, p);
+      bounds.push_back(p.bounds);
     }
-    return e;
+    // The final index: `position` in mixed radix over the final bounds; past
+    // their product lies L(n) tail padding.
+    std::vector<int64_t> index(p.bounds.size());
+    int64_t rest = position;
+    for (size_t j = p.bounds.size(); j-- > 0;) {
+      index[j] = rest % p.bounds[j];
+      rest /= p.bounds[j];
+    }
+    if (rest != 0) return std::nullopt;
+    for (size_t k = levels; k-- > 0;) {
+      std::optional<std::vector<int64_t>> before = untile(s.layout.tiles[k].dims, bounds[k], index);
+      if (!before) return std::nullopt;
+      index = std::move(*before);
+    }
+    std::vector<int64_t> element(s.dims.size());
+    const size_t rank = s.dims.size();
+    for (size_t j = 0; j < rank; ++j) {
+      const int64_t logical = bug_ == Bug::kIgnoreMinorToMajor || combines_logically(s)
+                                  ? static_cast<int64_t>(j)
+                                  : s.layout.minor_to_major[rank - 1 - j];
+      element[static_cast<size_t>(logical)] = index[j];
+    }
+    if (bug_ == Bug::kDelinearizeOffByOne && !element.empty() && !s.layout.tiles.empty()) {
+      const int64_t last = s.dims.back(), tile = s.layout.tiles.front().dims.back();
+      if (tile > 0 && last % tile != 0 && element.back() == last - 1) return std::nullopt;
+    }
+    return element;
   }
 
-  std::vector<uint8_t> pack(const ShapeWithLayout& s, const uint8_t* dense, size_t dense_bytes) const {
+  std::vector<uint8_t> pack(const ShapeWithLayout& s, const uint8_t* dense_in, size_t dense_bytes) const {
     require_bytes(dense_bytes, dense_size(s));
+    const uint8_t* dense = dense_in;
+    std::vector<uint8_t> converted;
+    if (bug_ == Bug::kFloatArithmetic) dense = (converted = through_float(s, dense_in, dense_bytes)).data();
     std::vector<uint8_t> out(static_cast<size_t>(exact_byte_size(s)),
                              bug_ == Bug::kNonzeroPadding ? 0xff : 0);
     const int64_t bits = s.element_bits(), width = (bits + 7) / 8;
@@ -143,6 +187,26 @@ class ExampleImpl {
       }
     });
     require_bytes(out.size(), byte_size(s));  // what it says the size is
+    return out;
+  }
+
+  // Bug::kFloatArithmetic: each f32 or bf16 value as `v + 0.0f` computes it
+  // (signalling NaNs come out quiet, -0 as +0); other types unchanged.
+  static std::vector<uint8_t> through_float(const ShapeWithLayout& s, const uint8_t* dense, size_t bytes) {
+    std::vector<uint8_t> out(dense, dense + bytes);
+    const bool f32 = s.type == tilecheck::ElementType::kF32, bf16 = s.type == tilecheck::ElementType::kBF16;
+    if ((!f32 && !bf16) || s.element_bits() != (f32 ? 32 : 16)) return out;
+    const size_t width = f32 ? 4 : 2;
+    for (size_t i = 0; i + width <= bytes; i += width) {
+      uint32_t bits = 0;
+      std::memcpy(reinterpret_cast<uint8_t*>(&bits) + (f32 ? 0 : 2), &out[i], width);
+      float v;
+      std::memcpy(&v, &bits, 4);
+      volatile float zero = 0.0f;  // not folded away
+      v = v + zero;
+      std::memcpy(&bits, &v, 4);
+      std::memcpy(&out[i], reinterpret_cast<const uint8_t*>(&bits) + (f32 ? 0 : 2), width);
+    }
     return out;
   }
 
@@ -179,6 +243,37 @@ class ExampleImpl {
   }
 
  private:
+  // One tiling level undone: `index` is after tile `tile` over `bounds`
+  // (the bounds before it); the index before it, or nullopt where a group's
+  // index is past its bound (padding).
+  static std::optional<std::vector<int64_t>> untile(const std::vector<int64_t>& tile, std::vector<int64_t> bounds,
+                                                    const std::vector<int64_t>& index) {
+    size_t extended = 0;
+    while (bounds.size() < tile.size()) bounds.insert(bounds.begin(), 1), ++extended;  // D3
+    const size_t base = bounds.size() - tile.size();
+    size_t groups = 0;
+    for (int64_t t : tile) groups += t != tilecheck::kCombineDim;
+    std::vector<int64_t> before(index.begin(), index.begin() + static_cast<ptrdiff_t>(base));
+    before.resize(bounds.size());
+    size_t g = groups;  // the group being undone, from the minor end
+    for (size_t j = tile.size(); j-- > 0;) {
+      --g;
+      const int64_t t = tile[j];
+      size_t first = j;
+      int64_t bound = bounds[base + j];
+      while (first > 0 && tile[first - 1] == tilecheck::kCombineDim) bound = times(bound, bounds[base + --first]);
+      int64_t merged = plus(times(index[base + g], t), index[base + groups + g]);
+      if (merged >= bound) return std::nullopt;
+      for (size_t d = j + 1; d-- > first;) {  // the group's dims, minor first
+        before[base + d] = merged % bounds[base + d];
+        merged /= bounds[base + d];
+      }
+      j = first;
+    }
+    before.erase(before.begin(), before.begin() + static_cast<ptrdiff_t>(extended));
+    return before;
+  }
+
   static void apply_tile(const std::vector<int64_t>& tile, Placement& p) {
     while (p.bounds.size() < tile.size()) {  // D3
       p.bounds.insert(p.bounds.begin(), 1);
@@ -216,7 +311,7 @@ class ExampleImpl {
     Placement p;
     const size_t rank = s.dims.size();
     for (size_t j = 0; j < rank; ++j) {  // D1: most major physical dim first
-      const int64_t logical = bug_ == Bug::kIgnoreMinorToMajor
+      const int64_t logical = bug_ == Bug::kIgnoreMinorToMajor || combines_logically(s)
                                   ? static_cast<int64_t>(j)
                                   : s.layout.minor_to_major[rank - 1 - j];
       p.bounds.push_back(s.dims[static_cast<size_t>(logical)]);
@@ -225,6 +320,18 @@ class ExampleImpl {
     for (size_t k = 0; k < levels && k < s.layout.tiles.size(); ++k)
       apply_tile(s.layout.tiles[k].dims, p);
     return p;
+  }
+
+  // Bug::kCombineLogical on a layout with a '*': it merges the logically
+  // adjacent dims, as if the dims were in row-major physical order.
+  bool combines_logically(const ShapeWithLayout& s) const {
+    if (bug_ != Bug::kCombineLogical) return false;
+    for (const auto& tile : s.layout.tiles) {
+      for (int64_t t : tile.dims) {
+        if (t == tilecheck::kCombineDim) return true;
+      }
+    }
+    return false;
   }
 
   // The linear index; every other operation places elements with it.
@@ -270,6 +377,12 @@ class ExampleImpl {
     const int64_t bits = s.element_bits();
     int64_t at = plus(times(position, bits), b);
     if (bug_ == Bug::kNibbleOrder && bits == 4) at ^= 4;  // the other half of the byte
+    // The last byte half filled (an odd count of 4-bit positions): its
+    // element written to the high half.
+    if (bug_ == Bug::kOddNibbleTail && bits == 4) {
+      const int64_t padded = padded_count(s, s.layout.tiles.size());
+      if (padded % 2 == 1 && position == padded - 1) at += 4;
+    }
     return at;
   }
 
@@ -287,23 +400,7 @@ class ExampleImpl {
     }
   }
 
-  // Which element every position holds (nullopt: padding), for the last
-  // layout asked: built once by placing every element.
-  const std::vector<std::optional<std::vector<int64_t>>>& owners(const ShapeWithLayout& s) {
-    if (owners_of_ && *owners_of_ == s) return owners_;
-    const int64_t padded = padded_count(s, s.layout.tiles.size());
-    if (padded > (int64_t{1} << 26)) throw Unsupported("too many positions to delinearize");
-    owners_.assign(static_cast<size_t>(padded), std::nullopt);
-    for_each_element(s, [&](int64_t, const std::vector<int64_t>& element, int64_t position) {
-      owners_[static_cast<size_t>(position)] = element;
-    });
-    owners_of_ = s;
-    return owners_;
-  }
-
   Bug bug_;
-  std::optional<ShapeWithLayout> owners_of_;
-  std::vector<std::optional<std::vector<int64_t>>> owners_;
 };
 
 }  // namespace tilecheck_example

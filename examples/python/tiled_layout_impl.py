@@ -15,6 +15,11 @@ parser of its own.
     ignore_minor_to_major  every layout treated as row-major
     nonzero_padding        padding filled with 0xff instead of zeros
     delinearize_off_by_one the last element of a ragged row taken for padding
+    combine_logical        a '*' merges logically adjacent dims: layouts with
+                           '*' read as row-major
+    odd_nibble_tail        4-bit: a half-filled final byte holds its element in
+                           the high nibble
+    index_32bit            linear indices computed in 32 bits (wrap past 2^31)
 """
 import argparse
 import base64
@@ -23,16 +28,20 @@ import sys
 
 PROTOCOL = 1
 BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding",
-        "delinearize_off_by_one")
+        "delinearize_off_by_one", "combine_logical", "odd_nibble_tail", "index_32bit")
 
 
 def ceil_div(a, b):
     return -(-a // b)
 
 
+def combines(layout):
+    return any(t == "*" for tile in layout["tiles"] for t in tile)
+
+
 def physical(layout, values):
     """Logical order -> physical order, most major first."""
-    if BUG == "ignore_minor_to_major":
+    if BUG == "ignore_minor_to_major" or (BUG == "combine_logical" and combines(layout)):
         return list(values)
     m2m = layout["minor_to_major"]
     return [values[d] for d in reversed(m2m)]
@@ -74,6 +83,8 @@ def linear_index(layout, element):
     position = 0
     for b, e in zip(bounds, index):
         position = position * b + e
+    if BUG == "index_32bit":  # as C's int32_t would hold it
+        position = (position + 2**31) % 2**32 - 2**31
     return position
 
 
@@ -112,22 +123,69 @@ def elements(dims):
             return
 
 
-_owners = {}  # layout text -> {position: element}, built once per layout
+def untile(tile, bounds, index):
+    """One tiling level undone: `index` is after `tile` over `bounds` (the
+    bounds before it); the index before it, or None for padding."""
+    extra = max(0, len(tile) - len(bounds))
+    bounds = [1] * extra + bounds
+    split = len(bounds) - len(tile)
+    groups = sum(1 for t in tile if t != "*")
+    before = list(index[:split]) + [0] * len(tile)
+    g = groups
+    j = len(tile) - 1
+    while j >= 0:
+        g -= 1
+        first = j
+        while first > 0 and tile[first - 1] == "*":
+            first -= 1
+        bound = 1
+        for d in range(first, j + 1):
+            bound *= bounds[split + d]
+        merged = index[split + g] * tile[j] + index[split + groups + g]
+        if merged >= bound:
+            return None
+        for d in range(j, first - 1, -1):
+            merged, before[split + d] = divmod(merged, bounds[split + d])
+        j = first - 1
+    return before[extra:]
 
 
 def delinearize(layout, position):
-    """The element at `position`, or None for padding: the inverse of
-    linear_index, built by placing every element once."""
-    owners = _owners.get(layout["text"])
-    if owners is None:
-        owners = {linear_index(layout, e): e for e in elements(layout["dims"])}
-        _owners[layout["text"]] = owners
-    element = owners.get(position)
+    """The element at `position`, or None for padding: the tiling undone
+    level by level."""
+    bounds = [physical(layout, layout["dims"])]
+    for tile in layout["tiles"]:
+        bounds.append(apply_tile(tile, bounds[-1], [0] * len(bounds[-1]))[0])
+    index = []
+    for b in reversed(bounds[-1]):
+        position, e = divmod(position, b)
+        index.insert(0, e)
+    if position:
+        return None  # L(n) tail padding
+    for tile, before in zip(reversed(layout["tiles"]), reversed(bounds[:-1])):
+        index = untile(tile, before, index)
+        if index is None:
+            return None
+    element = [0] * len(index)
+    order = physical(layout, list(range(len(index))))
+    for j, logical in enumerate(order):
+        element[logical] = index[j]
     if BUG == "delinearize_off_by_one" and element and layout["tiles"]:
         last, tile = layout["dims"][-1], layout["tiles"][0][-1]
         if tile != "*" and last % tile != 0 and element[-1] == last - 1:
             return None  # "< last - 1" where "< last" was meant
     return element
+
+
+def bit_offset(layout, element, count):
+    """Where the element's bits start in the buffer of `count` positions."""
+    bits = layout["element_bits"]
+    offset = linear_index(layout, element) * bits
+    if BUG == "nibble_order" and bits == 4:
+        offset ^= 4  # the other half of the byte
+    if BUG == "odd_nibble_tail" and bits == 4 and count % 2 and offset == (count - 1) * 4:
+        offset += 4  # the half-filled last byte: its high half
+    return offset
 
 
 def pack(layout, dense):
@@ -137,11 +195,10 @@ def pack(layout, dense):
     out = bytearray(byte_size(layout))
     if BUG == "nonzero_padding":
         out = bytearray(b"\xff" * len(out))
+    count = padded_count(layout)
     for i, element in enumerate(elements(layout["dims"])):
         value = int.from_bytes(dense[i * width:(i + 1) * width], "little") & mask
-        offset = linear_index(layout, element) * bits
-        if BUG == "nibble_order" and bits == 4:
-            offset ^= 4  # the other half of the byte
+        offset = bit_offset(layout, element, count)
         first = offset // 8
         shifted = value << (offset % 8)
         keep = ~(mask << (offset % 8))
@@ -158,10 +215,9 @@ def unpack(layout, packed):
     is_signed = layout["element_type"].startswith("s")
     buffer = int.from_bytes(packed, "little")
     out = bytearray()
+    count = padded_count(layout)
     for element in elements(layout["dims"]):
-        offset = linear_index(layout, element) * bits
-        if BUG == "nibble_order" and bits == 4:
-            offset ^= 4
+        offset = bit_offset(layout, element, count)
         value = (buffer >> offset) & ((1 << bits) - 1)
         if is_signed and value >> (bits - 1):
             value -= 1 << bits

@@ -1,0 +1,114 @@
+#include "conformance/coverage.h"
+
+#include <algorithm>
+#include <set>
+
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
+
+namespace tilecheck::conformance {
+
+const std::vector<std::string>& coverage_features() {
+  static const std::vector<std::string> f = {
+      "untiled",        "tiled",           "ragged",      "sub-tiles",   "combined dim (*)",
+      "E(n)",           "L(n)",            "memory space", "scalar",     "zero-size",
+      "rank 4-6",       "half-filled byte", "past 2^31",  "past 2^32"};
+  return f;
+}
+
+const std::vector<std::string>& coverage_width_classes() {
+  static const std::vector<std::string> w = {"sub-byte", "8-bit", "16-bit", "32-bit", "64-bit+"};
+  return w;
+}
+
+std::vector<std::string> features_of(const ShapeWithLayout& s) {
+  std::vector<std::string> out;
+  const Layout& l = s.layout;
+  out.push_back(l.tiles.empty() ? "untiled" : "tiled");
+  // A dim that the first tile does not divide (the most minor dims, in
+  // physical order), or an odd untiled count.
+  bool ragged = false;
+  if (!l.tiles.empty()) {
+    const std::vector<int64_t>& t = l.tiles.front().dims;
+    const size_t rank = s.dims.size();
+    for (size_t j = 0; j < t.size() && j < rank; ++j) {
+      const int64_t entry = t[t.size() - 1 - j];
+      const int64_t dim = s.dims[static_cast<size_t>(l.minor_to_major[j])];
+      if (entry != kCombineDim && entry > 0 && dim % entry != 0) ragged = true;
+    }
+  } else {
+    ragged = spec::element_count(s) % 2 == 1;
+  }
+  if (ragged) out.push_back("ragged");
+  if (l.tiles.size() >= 2) out.push_back("sub-tiles");
+  const bool combines = std::any_of(l.tiles.begin(), l.tiles.end(), [](const Tile& t) {
+    return std::find(t.dims.begin(), t.dims.end(), kCombineDim) != t.dims.end();
+  });
+  if (combines) out.push_back("combined dim (*)");
+  if (l.element_size_bits) out.push_back("E(n)");
+  if (l.tail_padding_alignment) out.push_back("L(n)");
+  if (l.memory_space) out.push_back("memory space");
+  if (s.dims.empty()) out.push_back("scalar");
+  if (spec::element_count(s) == 0) out.push_back("zero-size");
+  if (s.dims.size() >= 4) out.push_back("rank 4-6");
+  const int64_t padded = spec::padded_element_count(s);
+  if (s.element_bits() < 8 && (padded * s.element_bits()) % 8 != 0) out.push_back("half-filled byte");
+  if (padded > (int64_t{1} << 31)) out.push_back("past 2^31");
+  if (padded > (int64_t{1} << 32)) out.push_back("past 2^32");
+  return out;
+}
+
+std::string dim_order_of(const ShapeWithLayout& s) {
+  return s.layout.minor_to_major == default_layout(s.rank()).minor_to_major ? "default" : "other";
+}
+
+namespace {
+std::string width_class(int64_t bits) {
+  if (bits < 8) return "sub-byte";
+  if (bits == 8) return "8-bit";
+  if (bits == 16) return "16-bit";
+  if (bits == 32) return "32-bit";
+  return "64-bit+";
+}
+}  // namespace
+
+std::string width_class_of(const ShapeWithLayout& s) { return width_class(s.element_bits()); }
+
+bool coverage_required(const CoverageCell& c) {
+  const bool buffer = c.function == ImplFunction::kPack || c.function == ImplFunction::kUnpack ||
+                      c.function == ImplFunction::kRelayout;
+  if (c.order == "other" && c.feature == "scalar") return false;
+  if ((c.feature == "E(n)" || c.feature == "half-filled byte") && c.width != "sub-byte") return false;
+  if ((c.feature == "past 2^31" || c.feature == "past 2^32") && buffer) return false;
+  if (c.feature == "zero-size" && c.function == ImplFunction::kLinearIndex) return false;
+  return true;
+}
+
+Coverage coverage_of(const ConformanceReport& r) {
+  Coverage cov;
+  std::set<std::string> widths_sent;
+  for (const CaseOutcome& c : r.cases) {
+    if (c.status != CaseOutcome::Status::kPassed && c.status != CaseOutcome::Status::kFailed) continue;
+    const ShapeWithLayout s = parse_shape(c.layout);
+    const std::string order = dim_order_of(s), width = width_class_of(s);
+    // A class is claimed when a type of that natural width was answered
+    // (an f32 layout with E(16) does not claim the 16-bit types).
+    widths_sent.insert(width_class(natural_bit_width(s.type)));
+    for (const std::string& f : features_of(s)) ++cov.reached[{f, order, width, c.function}];
+  }
+  for (const FunctionReport& f : r.functions) {
+    if (!f.exported) continue;
+    for (const std::string& feature : coverage_features()) {
+      for (const char* order : {"default", "other"}) {
+        for (const std::string& width : coverage_width_classes()) {
+          const CoverageCell cell{feature, order, width, f.function};
+          if (!coverage_required(cell) || cov.reached.count(cell)) continue;
+          (widths_sent.count(width) ? cov.holes : cov.unclaimed).push_back(cell);
+        }
+      }
+    }
+  }
+  return cov;
+}
+
+}  // namespace tilecheck::conformance

@@ -1,0 +1,72 @@
+// The reach set: fixed layouts that put every element type and every form
+// of layout in front of an implementation under test, where a seeded stream
+// of generated layouts would reach them only by luck. The conformance
+// engine sends them after the catalogue (docs/GATE.md, "What the default
+// run reaches"):
+//   - every element type at an odd count, untiled, and ragged under a tile,
+//     in the default dim order and another (4-bit and smaller types: a
+//     half-filled final byte);
+//   - for one type of each width class (sub-byte, 8, 16, 32 and 64 bits):
+//     untiled, sub-tiles, combined dims ('*'), E(n) (sub-byte), L(n), a
+//     memory space, a scalar, zero-size arrays, ranks 4 and 6, each in the
+//     default dim order and another;
+//   - for the index operations only (the buffers are far past any send
+//     limit), shapes whose positions pass 2^31 and 2^32, in both orders.
+// conformance/coverage.h names these forms; `tilecheck gate --coverage`
+// shows which of them a run reached.
+// Every text here is a valid layout (gen_test, ReachSet.*, checks it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <tilecheck/spec/model.h>
+
+namespace tilecheck::gen {
+
+inline std::vector<std::string> reach_layouts() {
+  std::vector<std::string> out;
+  for (ElementType type : all_element_types()) {
+    const std::string t(element_type_name(type));
+    out.push_back(t + "[7]{0}");
+    out.push_back(t + "[5,3]{1,0:T(4,2)}");
+    out.push_back(t + "[3,5]{0,1:T(2,4)}");
+  }
+  // One type per width class (the sub-byte ones with their E(n)), every
+  // form in the default dim order and in another.
+  struct Class {
+    const char* type;
+    const char* e;  // E(n) for a sub-byte type, else ""
+  };
+  for (const Class& c : {Class{"s4", "E(4)"}, Class{"pred", "E(1)"}, Class{"s8", ""}, Class{"bf16", ""},
+                         Class{"f32", ""}, Class{"f64", ""}}) {
+    const std::string t = c.type, e = c.e;
+    const std::string scalar_e = e.empty() ? std::string() : ":" + e;
+    const std::vector<std::string> forms = {
+        "[3,5]{1,0" + scalar_e + "}", "[3,5]{0,1" + scalar_e + "}",  // untiled, odd count
+        "[9,5]{1,0:T(8,4)(2,1)" + e + "}", "[5,9]{0,1:T(4,8)(2,1)" + e + "}",  // sub-tiles
+        "[10,6]{1,0:T(8,4)(2,1)(1,2)" + e + "}", "[6,10]{0,1:T(4,8)(2,1)(1,2)" + e + "}",
+        "[3,5,7]{2,1,0:T(*,4)" + e + "}", "[3,5,7]{0,2,1:T(*,4)" + e + "}",  // '*'
+        "[2,3,5]{2,1,0:T(*,2)(2)" + e + "}", "[2,3,5]{1,0,2:T(*,2)(2)" + e + "}",
+        "[3,4,5]{2,1,0:T(*,*,4)" + e + "}", "[3,4,5]{2,0,1:T(*,*,4)" + e + "}",
+        "[5,3]{1,0:T(4,2)L(8)" + e + "}", "[3,5]{0,1:T(2,4)L(8)" + e + "}",
+        "[5,3]{1,0:T(4,2)" + e + "S(1)}", "[3,5]{0,1:T(2,4)" + e + "S(1)}",
+        "[]{" + scalar_e + "}", "[]{:T(1)" + e + "}",
+        "[0,3]{1,0" + scalar_e + "}", "[0,3]{0,1" + scalar_e + "}",
+        "[3,0]{1,0:T(2,2)" + e + "}", "[3,0]{0,1:T(2,2)" + e + "}",
+        "[2,3,5,7]{3,2,1,0:T(2,4)" + e + "}", "[2,3,5,7]{2,0,3,1:T(2,4)" + e + "}",
+        "[2,3,1,2,3,5]{5,4,3,2,1,0:T(2,4)" + e + "}", "[2,3,1,2,3,5]{3,1,5,0,2,4:T(2,4)" + e + "}",
+        // Positions past 2^31 (not 2^32), and past 2^32: the index operations only.
+        "[32769,65536]{1,0" + scalar_e + "}", "[65536,32769]{0,1" + scalar_e + "}",
+        "[3,32768,65536]{2,1,0" + scalar_e + "}", "[3,65536,32768]{2,0,1" + scalar_e + "}",
+    };
+    for (const std::string& f : forms) out.push_back(t + f);
+  }
+  // The TPU formats past 2^31 positions.
+  for (const char* big : {"s4[65537,65536]{1,0:T(8,128)(8,1)E(4)}", "bf16[3,32768,65536]{1,2,0:T(8,128)(2,1)}"}) {
+    out.push_back(big);
+  }
+  return out;
+}
+
+}  // namespace tilecheck::gen
