@@ -232,6 +232,11 @@ void print_text(std::ostream& out, const ConformanceReport& r, bool with_coverag
     };
     detail("layout", print_shape(m.shape));
     for (const auto& [what, value] : m.verdict.details) detail(what, value);
+    if (m.depends_on_earlier_requests) {
+      out << "  alone:         passes when asked first of a new process: this failure depends on the requests "
+             "before it (the implementation keeps state between requests), so the reproduce line, which asks it "
+             "alone, may pass\n";
+    }
     out << "  reproduce:     " << fail.reproduce << "\n";
     if (!m.verdict.spec_command.empty())
       out << "  the spec says: " << m.verdict.spec_command << "\n";
@@ -276,6 +281,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
                       {"minimal_layout", print_shape(m.shape)},
                       {"shrinking_steps", m.steps},
                       {"shrinking_stopped_by_time", m.out_of_time},
+                      {"depends_on_earlier_requests", m.depends_on_earlier_requests},
                       {"details", details},
                       {"reproduce", f.failure->reproduce},
                       {"spec_command", m.verdict.spec_command}};

@@ -37,6 +37,7 @@ class CommandWorker : public ImplUnderTest {
   std::string description() const override;
   const ImplExports& exports() const override { return exports_; }
   std::optional<std::string> unclaimed(const ShapeWithLayout& shape) const override;
+  void start_afresh() override { stop(); }
 
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;

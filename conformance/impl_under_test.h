@@ -99,6 +99,9 @@ class ImplUnderTest {
   // claim its element type or one of its tiling forms), or nullopt when it
   // claims it. A plugin claims everything.
   virtual std::optional<std::string> unclaimed(const ShapeWithLayout&) const { return {}; }
+  // The next request goes to a new process, which has seen no earlier
+  // request (to tell a failure that depends on them from one that does not).
+  virtual void start_afresh() = 0;
 
   // `elements` holds count*rank coordinates, element after element.
   virtual WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape,

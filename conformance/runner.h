@@ -27,7 +27,9 @@
 // the layout counts as skipped for that function. A crash, abort, exit, hang
 // (the timeout) or an answer that breaks the protocol is a failure.
 //
-// The first failure of a function is shrunk: smaller dims, fewer dims, fewer
+// The first failure of a function is asked again of a new process; if it
+// passes there, it depends on earlier requests (the report says so and it
+// is not shrunk). Otherwise it is shrunk: smaller dims, fewer dims, fewer
 // tile levels and entries, no L/E/S, the default minor_to_major, smaller tile
 // entries, f32 -- each candidate re-checked in the child and kept while it
 // still fails -- and the report holds the minimal case with the element or
@@ -92,6 +94,10 @@ struct Shrunk {
   Verdict verdict;
   int steps = 0;
   bool out_of_time = false;  // stopped by --shrink-seconds: maybe not minimal
+  // The case passes when asked first of a new process: the failure depends
+  // on the requests before it (the implementation keeps state), so the
+  // reproduce line, which asks it alone, may pass.
+  bool depends_on_earlier_requests = false;
 };
 
 struct FailureReport {

@@ -39,6 +39,7 @@ class ImplWorker : public ImplUnderTest {
   std::string gate_flag() const override;
   std::string description() const override { return path_; }
   const ImplExports& exports() const override { return exports_; }
+  void start_afresh() override { stop(); }
 
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;

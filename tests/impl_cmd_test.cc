@@ -188,6 +188,35 @@ TEST(ImplCmd, TheDefaultGateCatchesBugsOnlyRareLayoutsShow) {
   }
 }
 
+// An implementation that keeps state between requests (a cache keyed by
+// too little, a buffer reused without zeroing) fails only after earlier
+// requests: the failing case is asked again of a new process, passes there,
+// and the report says so (its reproduce line, which runs one layout's
+// requests, may pass or fail in another way). A failure that does not
+// depend on state carries no such line.
+TEST(ImplCmd, AFailureThatDependsOnEarlierRequestsIsSaidSo) {
+  for (const FrontEnd& f : {kFrontEnds[0], kFrontEnds[1]}) {
+    for (const char* bug : {"stale_cache", "reused_buffer"}) {
+      const std::string what = std::string(f.name) + " --bug " + bug;
+      std::vector<std::string> args = {"gate"};
+      for (const std::string& flag : f.flags(bug)) args.push_back(flag);
+      args.insert(args.end(), {"--types", "f32", "--cases", "1"});
+      const Output r = tilecheck(args);
+      EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
+      const size_t at = r.out.find("\nFAILED ");
+      ASSERT_NE(at, std::string::npos) << what << r.out;
+      const std::string report = r.out.substr(at);
+      EXPECT_NE(report.find("\n  alone:         passes when asked first of a new process: this failure depends on "
+                            "the requests before it"),
+                std::string::npos)
+          << what << report;
+    }
+  }
+  const Output plain = tilecheck({"gate", "--impl-cmd", kExample + " --bug odd_nibble_tail", "--layout", "s4[3]{0}"});
+  EXPECT_EQ(plain.exit_code, 1) << plain.out;
+  EXPECT_EQ(plain.out.find("\n  alone:"), std::string::npos) << plain.out;
+}
+
 TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
   struct Case {
     const char* mode;

@@ -22,6 +22,7 @@
 // `Bug` makes it wrong on purpose, to show what the gate catches.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -52,6 +53,8 @@ enum class Bug {
   kOddNibbleTail,        // 4-bit: a half-filled final byte holds its element in the high nibble
   kIndex32,              // linear_index computed in 32 bits (wraps past 2^31 positions)
   kFloatArithmetic,      // pack moves f32 and bf16 values through float arithmetic (v + 0.0f)
+  kStaleCache,           // byte sizes cached by dims and element type, not the whole layout
+  kReusedBuffer,         // pack writes into the previous pack's buffer, padding not zeroed again
 };
 
 inline const std::map<std::string_view, Bug>& bug_names() {
@@ -65,7 +68,9 @@ inline const std::map<std::string_view, Bug>& bug_names() {
       {"combine_logical", Bug::kCombineLogical},
       {"odd_nibble_tail", Bug::kOddNibbleTail},
       {"index_32bit", Bug::kIndex32},
-      {"float_arithmetic", Bug::kFloatArithmetic}};
+      {"float_arithmetic", Bug::kFloatArithmetic},
+      {"stale_cache", Bug::kStaleCache},
+      {"reused_buffer", Bug::kReusedBuffer}};
   return names;
 }
 
@@ -109,7 +114,9 @@ class ExampleImpl {
   }
 
   int64_t byte_size(const ShapeWithLayout& s) const {
-    return bug_ == Bug::kFirstTileSize ? bytes_of(s, padded_count(s, 1)) : exact_byte_size(s);
+    const int64_t size = bug_ == Bug::kFirstTileSize ? bytes_of(s, padded_count(s, 1)) : exact_byte_size(s);
+    if (bug_ == Bug::kStaleCache) return size_cache_.emplace(std::make_pair(s.dims, s.type), size).first->second;
+    return size;
   }
 
 
@@ -177,6 +184,10 @@ class ExampleImpl {
     if (bug_ == Bug::kFloatArithmetic) dense = (converted = through_float(s, dense_in, dense_bytes)).data();
     std::vector<uint8_t> out(static_cast<size_t>(exact_byte_size(s)),
                              bug_ == Bug::kNonzeroPadding ? 0xff : 0);
+    if (bug_ == Bug::kReusedBuffer) {  // the previous pack's bytes where this one writes none
+      if (last_pack_.size() < out.size()) last_pack_.resize(out.size());
+      std::copy(last_pack_.begin(), last_pack_.begin() + static_cast<ptrdiff_t>(out.size()), out.begin());
+    }
     const int64_t bits = s.element_bits(), width = (bits + 7) / 8;
     for_each_element(s, [&](int64_t i, const std::vector<int64_t>&, int64_t position) {
       for (int64_t b = 0; b < bits; ++b) {  // bit b of the value -> its bit in the buffer
@@ -187,6 +198,7 @@ class ExampleImpl {
       }
     });
     require_bytes(out.size(), byte_size(s));  // what it says the size is
+    if (bug_ == Bug::kReusedBuffer) std::copy(out.begin(), out.end(), last_pack_.begin());
     return out;
   }
 
@@ -401,6 +413,9 @@ class ExampleImpl {
   }
 
   Bug bug_;
+  // State kept between requests, by the two stateful bugs only.
+  mutable std::map<std::pair<std::vector<int64_t>, tilecheck::ElementType>, int64_t> size_cache_;
+  mutable std::vector<uint8_t> last_pack_;
 };
 
 }  // namespace tilecheck_example

@@ -20,6 +20,10 @@ parser of its own.
     odd_nibble_tail        4-bit: a half-filled final byte holds its element in
                            the high nibble
     index_32bit            linear indices computed in 32 bits (wrap past 2^31)
+    stale_cache            byte sizes cached by dims and element type, not the
+                           whole layout (wrong after an earlier layout)
+    reused_buffer          pack writes into a buffer kept from the previous
+                           pack, its padding not zeroed again
 """
 import argparse
 import base64
@@ -28,7 +32,10 @@ import sys
 
 PROTOCOL = 1
 BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding",
-        "delinearize_off_by_one", "combine_logical", "odd_nibble_tail", "index_32bit")
+        "delinearize_off_by_one", "combine_logical", "odd_nibble_tail", "index_32bit",
+        "stale_cache", "reused_buffer")
+_size_cache = {}  # stale_cache: (dims, element type) -> byte size
+_buffer = bytearray()  # reused_buffer: the last pack's buffer
 
 
 def ceil_div(a, b):
@@ -102,7 +109,10 @@ def padded_count(layout, tiles=None):
 
 def byte_size(layout):
     tiles = layout["tiles"][:1] if BUG == "first_tile_size" else None
-    return ceil_div(padded_count(layout, tiles) * layout["element_bits"], 8)
+    size = ceil_div(padded_count(layout, tiles) * layout["element_bits"], 8)
+    if BUG == "stale_cache":
+        return _size_cache.setdefault((tuple(layout["dims"]), layout["element_type"]), size)
+    return size
 
 
 def elements(dims):
@@ -195,6 +205,10 @@ def pack(layout, dense):
     out = bytearray(byte_size(layout))
     if BUG == "nonzero_padding":
         out = bytearray(b"\xff" * len(out))
+    if BUG == "reused_buffer":  # the previous pack's bytes where this one writes none
+        global _buffer
+        _buffer = _buffer + bytearray(max(0, len(out) - len(_buffer)))
+        out = _buffer[:len(out)]
     count = padded_count(layout)
     for i, element in enumerate(elements(layout["dims"])):
         value = int.from_bytes(dense[i * width:(i + 1) * width], "little") & mask
@@ -204,6 +218,8 @@ def pack(layout, dense):
         keep = ~(mask << (offset % 8))
         for j in range(ceil_div(offset % 8 + bits, 8)):
             out[first + j] = (out[first + j] & (keep >> (8 * j)) & 0xFF) | ((shifted >> (8 * j)) & 0xFF)
+    if BUG == "reused_buffer":
+        _buffer[:len(out)] = out
     return bytes(out)
 
 
