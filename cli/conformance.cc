@@ -363,6 +363,7 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
   }
   rules.stream.profile = *gen::profile_from_name(o.profile);
   rules.stream.max_rank = o.max_rank;
+  rules.stream.reach_set = !o.no_reach_set;
   for (const std::string& name : o.types) {
     const std::optional<ElementType> t = element_type_from_name(name);
     if (!t) throw Error("--types: unknown element type '" + name + "'");
@@ -574,6 +575,9 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
                  "with --impl or --impl-cmd: also print what the run reached, by form of layout, dim "
                  "order, element width and operation, and the holes (with --json: a \"coverage\" "
                  "object)");
+  gate->add_flag("--no-reach-set", options.no_reach_set,
+                 "with --impl or --impl-cmd: leave out the reach set (docs/PROTOCOL.md, \"What the gate sends\"): "
+                 "the catalogue and the generated layouts only, for a quick run");
   gate->add_option("--shrink-seconds", options.shrink_seconds,
                    "with --impl or --impl-cmd: the time shrinking one failure may take; past it the "
                    "smallest failing case found so far is reported, marked as such")

@@ -37,6 +37,7 @@ struct ConformanceOptions {
   std::string max_array_bytes = "1M";  // --max-array-bytes (K/M/G suffixes)
   double shrink_seconds = 5;            // --shrink-seconds
   bool coverage = false;                // --coverage
+  bool no_reach_set = false;            // --no-reach-set
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

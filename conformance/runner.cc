@@ -521,7 +521,7 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     ++report.catalogue_layouts;
     visit({"catalogue entry " + std::string(entry.name), shape});
   }
-  for (const std::string& text : gen::reach_layouts()) {
+  for (const std::string& text : stream.reach_set ? gen::reach_layouts() : std::vector<std::string>{}) {
     const ShapeWithLayout shape = parse_shape(text);
     if (!stream.keeps(shape)) {
       ++report.narrowed_layouts;

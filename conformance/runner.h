@@ -138,6 +138,7 @@ struct LayoutStream {
   gen::Profile profile = gen::Profile::kGeneral;
   int64_t max_rank = -1;              // -1: any
   std::vector<ElementType> types;     // empty: any
+  bool reach_set = true;              // --no-reach-set: false
   bool keeps(const ShapeWithLayout& shape) const;
 };
 
