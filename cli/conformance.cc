@@ -454,8 +454,15 @@ void write_junit(const std::string& path, const ConformanceReport& r) {
   if (!out) throw Error("--junit: cannot write '" + path + "'");
 }
 
-// A count of bytes: digits with an optional K, M or G (binary) suffix, at
-// most 12 digits; -1 for anything else.
+// A count: at most 12 digits; -1 for anything else.
+int64_t plain_count(const std::string& value) {
+  const bool digits = !value.empty() && value.size() <= 12 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? std::stoll(value) : -1;
+}
+
+// A count of bytes: plain_count with an optional K, M or G (binary) suffix;
+// -1 for anything else.
 int64_t byte_count(std::string value) {
   int64_t scale = 1;
   if (!value.empty()) {
@@ -466,9 +473,8 @@ int64_t byte_count(std::string value) {
       value.pop_back();
     }
   }
-  const bool digits = !value.empty() && value.size() <= 12 &&
-                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-  return digits ? std::stoll(value) * scale : -1;
+  const int64_t n = plain_count(value);
+  return n < 0 ? -1 : n * scale;
 }
 
 // --limit cpu=S,memory=B,files=N,processes=N over the defaults of conformance/process.h.
@@ -478,13 +484,7 @@ conformance::ProcessLimits process_limits(const std::vector<std::string>& specs)
     const size_t eq = spec.find('=');
     const std::string key = spec.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
-    int64_t n = -1;
-    if (key == "memory") {
-      n = byte_count(value);
-    } else if (!value.empty() && value.size() <= 12 &&
-               std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      n = std::stoll(value);
-    }
+    const int64_t n = key == "memory" ? byte_count(value) : plain_count(value);
     int64_t* field = key == "cpu"      ? &limits.cpu_seconds
                      : key == "memory" ? &limits.address_space_bytes
                      : key == "files"  ? &limits.open_files

@@ -75,8 +75,7 @@ std::string width_class(int64_t bits) {
 std::string width_class_of(const ShapeWithLayout& s) { return width_class(s.element_bits()); }
 
 bool coverage_required(const CoverageCell& c) {
-  const bool buffer = c.function == ImplFunction::kPack || c.function == ImplFunction::kUnpack ||
-                      c.function == ImplFunction::kRelayout;
+  const bool buffer = is_buffer_function(c.function);
   if (c.order == "other" && c.feature == "scalar") return false;
   if ((c.feature == "E(n)" || c.feature == "half-filled byte") && c.width != "sub-byte") return false;
   if ((c.feature == "past 2^31" || c.feature == "past 2^32") && buffer) return false;

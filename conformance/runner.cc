@@ -401,8 +401,6 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
               const GateOptions& options) {
   constexpr int kMaxAttempts = 2000;
   Shrunk s{failing, std::move(verdict), 0};
-  // A hang costs --timeout per attempt: report it as found.
-  if (s.verdict.problem.rfind("hung", 0) == 0) return s;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(options.shrink_seconds));
@@ -472,6 +470,7 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
 // state), the failure as found is reported instead.
 Shrunk shrink_alone(ImplUnderTest& impl, Checker& checker, ImplFunction f, const ShapeWithLayout& failing,
                     Verdict verdict, const GateOptions& options) {
+  // A hang costs --timeout per attempt: report it as found.
   if (verdict.problem.rfind("hung", 0) == 0) return {failing, std::move(verdict), 0};
   impl.start_afresh();
   Verdict alone = checker.check(f, failing);
@@ -496,10 +495,6 @@ struct OriginLayout {
   // not cases of them at all).
   bool index_only = false;
 };
-
-bool buffer_function(ImplFunction f) {
-  return f == ImplFunction::kPack || f == ImplFunction::kUnpack || f == ImplFunction::kRelayout;
-}
 
 // Calls visit(layout) for every layout of the run, in order.
 void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOptions& options,
@@ -572,6 +567,9 @@ std::string shell_quote(const std::string& s) {
 
 const char* function_name(ImplFunction f) { return info(f).name; }
 const char* case_unit(ImplFunction f) { return info(f).case_unit; }
+bool is_buffer_function(ImplFunction f) {
+  return f == ImplFunction::kPack || f == ImplFunction::kUnpack || f == ImplFunction::kRelayout;
+}
 
 std::string CaseOutcome::id() const { return std::string(function_name(function)) + ":" + layout; }
 
@@ -663,7 +661,7 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
     const std::string text = print_shape(layout.shape);
     for (FunctionReport& fr : report.functions) {
       if (!fr.exported) continue;
-      if (layout.index_only && buffer_function(fr.function)) continue;
+      if (layout.index_only && is_buffer_function(fr.function)) continue;
       if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
         continue;
       CaseOutcome outcome{fr.function, text, layout.shape.type, CaseOutcome::Status::kNotRun,

@@ -58,6 +58,8 @@ constexpr ImplFunction kFunctions[] = {ImplFunction::kLinearIndex, ImplFunction:
                                        ImplFunction::kParse};
 
 const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size", ...
+// pack, unpack and relayout: the operations that send or receive buffers.
+bool is_buffer_function(ImplFunction f);
 const char* case_unit(ImplFunction f);      // what one case is: "elements", "buffers", "sizes"
 
 // Labelled values shown with a failure: what, value.
