@@ -40,10 +40,14 @@ std::string visit_every_element(const std::vector<int64_t>& dims, int64_t& visit
 }
 
 // The positions where index arithmetic of a narrower type breaks: both
-// sides of 2^31 and of 2^32, those below `padded`.
+// sides of 2^31 and of 2^32 (32-bit integers), and of 2^53 (the integers a
+// double holds exactly; 2^53 + 1 is the first it does not), those below
+// `padded`.
 std::vector<int64_t> width_edges(int64_t padded) {
   std::vector<int64_t> out;
-  for (int64_t p : {(int64_t{1} << 31) - 1, int64_t{1} << 31, (int64_t{1} << 32) - 1, int64_t{1} << 32}) {
+  constexpr int64_t k53 = int64_t{1} << 53;
+  for (int64_t p : {(int64_t{1} << 31) - 1, int64_t{1} << 31, (int64_t{1} << 32) - 1, int64_t{1} << 32, k53 - 1,
+                    k53, k53 + 1}) {
     if (p < padded) out.push_back(p);
   }
   return out;

@@ -8,11 +8,13 @@
 #include <sstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
 #include "conformance/command_worker.h"
 #include "conformance/coverage.h"
+#include "conformance/replay.h"
 #include "conformance/runner.h"
 #include "conformance/worker.h"
 #include <tilecheck/spec/syntax.h>
@@ -27,6 +29,10 @@ using conformance::function_name;
 using conformance::Shrunk;
 
 std::string layouts_line(const ConformanceReport& r) {
+  if (r.replayed_sequences) {
+    return std::to_string(r.replayed_sequences) + " request sequence" + (r.replayed_sequences == 1 ? "" : "s") +
+           " from --replay, each asked of a new process (seed " + std::to_string(r.seed) + ")";
+  }
   if (r.given_layouts) return std::to_string(r.given_layouts) + " given with --layout";
   const conformance::LayoutStream& stream = r.rules.stream;
   const std::string profile = stream.profile == gen::Profile::kGeneral
@@ -234,8 +240,17 @@ void print_text(std::ostream& out, const ConformanceReport& r, bool with_coverag
     for (const auto& [what, value] : m.verdict.details) detail(what, value);
     if (m.depends_on_earlier_requests) {
       out << "  alone:         passes when asked first of a new process: this failure depends on the requests "
-             "before it (the implementation keeps state between requests), so the reproduce line, which asks it "
-             "alone, may pass\n";
+             "before it (the implementation keeps state between requests)\n";
+      if (!m.earlier_found) {
+        out << "  fails after:   no sequence of the cases asked before it made it fail again in a new process "
+               "within --shrink-seconds; the reproduce line, which asks it alone, may pass\n";
+      }
+    }
+    if (m.earlier_found) {
+      out << "  fails after:   " << m.earlier.size() << " case" << (m.earlier.size() == 1 ? "" : "s")
+          << (m.depends_on_earlier_requests ? ", asked first of a new process (the shortest sequence found):\n"
+                                            : " of its sequence, asked first of a new process:\n");
+      for (const conformance::RequestCase& c : m.earlier) out << "                   " << c.id() << "\n";
     }
     out << "  reproduce:     " << fail.reproduce << "\n";
     if (!m.verdict.spec_command.empty())
@@ -275,6 +290,11 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
       const Shrunk& m = f.failure->minimal;
       nlohmann::json details = nlohmann::json::object();
       for (const auto& [what, value] : m.verdict.details) details[what] = value;
+      // The cases after which it fails in a new process; null when it
+      // depends on earlier requests and no such sequence was found.
+      nlohmann::json earlier = nlohmann::json::array();
+      for (const conformance::RequestCase& c : m.earlier) earlier.push_back(c.id());
+      if (m.depends_on_earlier_requests && !m.earlier_found) earlier = nullptr;
       j["failure"] = {{"problem", m.verdict.problem},
                       {"found_on", f.failure->origin},
                       {"original_layout", f.failure->original_layout},
@@ -282,6 +302,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
                       {"shrinking_steps", m.steps},
                       {"shrinking_stopped_by_time", m.out_of_time},
                       {"depends_on_earlier_requests", m.depends_on_earlier_requests},
+                      {"fails_after", earlier},
                       {"details", details},
                       {"reproduce", f.failure->reproduce},
                       {"spec_command", m.verdict.spec_command}};
@@ -320,6 +341,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
                           {"skipped", ids(Status::kSkipped, true)},
                           {"passed", ids(Status::kPassed, true)}}},
                         {"seed", r.seed},
+                        {"replayed_sequences", r.replayed_sequences},
                         {"layouts",
                          {{"catalogue", r.catalogue_layouts},
                           {"reach", r.reach_layouts},
@@ -578,6 +600,14 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_flag("--no-reach-set", options.no_reach_set,
                  "with --impl or --impl-cmd: leave out the reach set (docs/PROTOCOL.md, \"What the gate sends\"): "
                  "the catalogue and the generated layouts only, for a quick run");
+  gate->add_option("--write-replay", options.write_replay,
+                   "with --impl or --impl-cmd: after a failure, write to this file the request sequence "
+                   "of each failure (the failing case, after the earlier cases it depends on) for --replay");
+  gate->add_option("--replay", options.replay,
+                   "with --impl or --impl-cmd: ask the request sequences of this file (--write-replay), each "
+                   "of a new process, instead of the catalogue and generated layouts; its seed, padding and "
+                   "size model are used")
+      ->excludes("--layout");
   gate->add_option("--shrink-seconds", options.shrink_seconds,
                    "with --impl or --impl-cmd: the time shrinking one failure may take; past it the "
                    "smallest failing case found so far is reported, marked as such")
@@ -606,6 +636,13 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     throw Error("--max-array-bytes: expected a positive byte count (digits, optional K, M or G), got '" +
                 conformance.max_array_bytes + "'");
   }
+  std::optional<conformance::ReplayFile> replay_file;
+  if (!conformance.replay.empty()) {
+    replay_file = conformance::read_replay(conformance.replay);
+    run_options.seed = replay_file->seed;
+    run_options.padding = replay_file->padding;
+    run_options.size_model = replay_file->size_model;
+  }
   std::unique_ptr<conformance::ImplUnderTest> impl;
   if (!conformance.impl_command.empty()) {
     impl = std::make_unique<conformance::CommandWorker>(conformance.impl_command,
@@ -614,7 +651,20 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
     impl = std::make_unique<conformance::ImplWorker>(conformance.impl_path,
                                                      conformance.timeout_seconds, limits);
   }
-  const ConformanceReport report = conformance::run(*impl, given, run_options, rules);
+  ConformanceReport report = replay_file ? conformance::replay(*impl, replay_file->sequences, run_options, rules)
+                                         : conformance::run(*impl, given, run_options, rules);
+  const bool failed = std::any_of(report.functions.begin(), report.functions.end(),
+                                  [](const FunctionReport& f) { return f.failure.has_value(); });
+  const std::string replay_path = replay_file ? conformance.replay : failed ? conformance.write_replay : "";
+  if (!replay_path.empty() && !replay_file) conformance::write_replay(replay_path, report, run_options);
+  // A failure shown after earlier cases is reproduced by its sequence.
+  for (FunctionReport& f : report.functions) {
+    if (!f.failure || !f.failure->minimal.earlier_found) continue;
+    f.failure->reproduce = replay_path.empty()
+                               ? "--write-replay FILE writes its sequence; then tilecheck gate " + report.gate_flag +
+                                     " --replay FILE"
+                               : "tilecheck gate " + report.gate_flag + " --replay " + conformance::shell_quote(replay_path);
+  }
   if (json) {
     print_json_report(std::cout, report, conformance.coverage);
   } else {

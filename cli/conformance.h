@@ -38,6 +38,8 @@ struct ConformanceOptions {
   double shrink_seconds = 5;            // --shrink-seconds
   bool coverage = false;                // --coverage
   bool no_reach_set = false;            // --no-reach-set
+  std::string write_replay;             // --write-replay FILE
+  std::string replay;                   // --replay FILE
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child
                                 // (loading the library: at least 30 s)
 };

@@ -85,6 +85,7 @@ std::string CommandWorker::description() const {
 }
 
 void CommandWorker::start() {
+  ++processes_started_;
   failed_.reset();
   pending_.clear();
   const std::string& command = command_;

@@ -38,6 +38,7 @@ class CommandWorker : public ImplUnderTest {
   const ImplExports& exports() const override { return exports_; }
   std::optional<std::string> unclaimed(const ShapeWithLayout& shape) const override;
   void start_afresh() override { stop(); }
+  int64_t processes_started() const override { return processes_started_; }
 
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;
@@ -86,6 +87,7 @@ class CommandWorker : public ImplUnderTest {
   jsonl::Capabilities capabilities_;
   ImplExports exports_;
   ChildProcess child_;
+  int64_t processes_started_ = 0;
   int log_fd_ = -1;      // the command's standard error
   std::string pending_;  // bytes read past the last line
   int64_t seq_ = 0;

@@ -12,7 +12,8 @@ const std::vector<std::string>& coverage_features() {
   static const std::vector<std::string> f = {
       "untiled",        "tiled",           "ragged",      "sub-tiles",   "combined dim (*)",
       "E(n)",           "L(n)",            "memory space", "scalar",     "zero-size",
-      "rank 4-6",       "half-filled byte", "past 2^31",  "past 2^32"};
+      "rank 4-6",       "rank 7+",        "half-filled byte", "past 2^31",  "past 2^32",
+      "past 2^53",      "dim past 2^32",  "2^31+ tiles"};
   return f;
 }
 
@@ -50,11 +51,25 @@ std::vector<std::string> features_of(const ShapeWithLayout& s) {
   if (l.memory_space) out.push_back("memory space");
   if (s.dims.empty()) out.push_back("scalar");
   if (spec::element_count(s) == 0) out.push_back("zero-size");
-  if (s.dims.size() >= 4) out.push_back("rank 4-6");
+  if (s.dims.size() >= 4 && s.dims.size() <= 6) out.push_back("rank 4-6");
+  if (s.dims.size() >= 7) out.push_back("rank 7+");
   const int64_t padded = spec::padded_element_count(s);
   if (s.element_bits() < 8 && (padded * s.element_bits()) % 8 != 0) out.push_back("half-filled byte");
   if (padded > (int64_t{1} << 31)) out.push_back("past 2^31");
   if (padded > (int64_t{1} << 32)) out.push_back("past 2^32");
+  if (padded > (int64_t{1} << 53)) out.push_back("past 2^53");
+  if (std::any_of(s.dims.begin(), s.dims.end(), [](int64_t d) { return d > (int64_t{1} << 32); })) {
+    out.push_back("dim past 2^32");
+  }
+  if (!l.tiles.empty()) {
+    // The first level's tiles: its padded count over a tile's elements.
+    ShapeWithLayout first = s;
+    first.layout.tiles.resize(1);
+    first.layout.tail_padding_alignment.reset();
+    int64_t tile = 1;
+    for (int64_t entry : l.tiles.front().dims) tile *= entry == kCombineDim ? 1 : entry;
+    if (spec::padded_element_count(first) / tile > (int64_t{1} << 31)) out.push_back("2^31+ tiles");
+  }
   return out;
 }
 
@@ -78,7 +93,9 @@ bool coverage_required(const CoverageCell& c) {
   const bool buffer = is_buffer_function(c.function);
   if (c.order == "other" && c.feature == "scalar") return false;
   if ((c.feature == "E(n)" || c.feature == "half-filled byte") && c.width != "sub-byte") return false;
-  if ((c.feature == "past 2^31" || c.feature == "past 2^32") && buffer) return false;
+  const bool index_only = c.feature == "past 2^31" || c.feature == "past 2^32" || c.feature == "past 2^53" ||
+                          c.feature == "dim past 2^32" || c.feature == "2^31+ tiles";
+  if (index_only && buffer) return false;
   if (c.feature == "zero-size" && c.function == ImplFunction::kLinearIndex) return false;
   return true;
 }

@@ -102,6 +102,9 @@ class ImplUnderTest {
   // The next request goes to a new process, which has seen no earlier
   // request (to tell a failure that depends on them from one that does not).
   virtual void start_afresh() = 0;
+  // How many processes have been started so far: a request that raises it
+  // went to a new process, which had seen no earlier request.
+  virtual int64_t processes_started() const = 0;
 
   // `elements` holds count*rank coordinates, element after element.
   virtual WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape,

@@ -57,6 +57,20 @@ class Checker {
   // `one_at_a_time` sends elements one per request, to name the element a
   // crash happens on.
   Verdict check(ImplFunction f, const ShapeWithLayout& shape, bool one_at_a_time = false) {
+    const int64_t started = impl_.processes_started();
+    Verdict v = dispatch(f, shape, one_at_a_time);
+    // A case whose requests started a process is the first that process saw.
+    if (impl_.processes_started() != started) history_.clear();
+    history_.push_back({f, shape});
+    return v;
+  }
+
+  // The cases asked of the current process so far, in order (the last is
+  // the latest check).
+  const std::vector<RequestCase>& history() const { return history_; }
+
+ private:
+  Verdict dispatch(ImplFunction f, const ShapeWithLayout& shape, bool one_at_a_time) {
     switch (f) {
       case ImplFunction::kLinearIndex:
         return check_index(shape, one_at_a_time);
@@ -76,7 +90,6 @@ class Checker {
     return Verdict::skipped();
   }
 
- private:
   static constexpr int64_t kBatch = 4096;  // elements per request
 
   Verdict check_index(const ShapeWithLayout& shape, bool one_at_a_time) {
@@ -313,6 +326,7 @@ class Checker {
 
   ImplUnderTest& impl_;
   const GateOptions& options_;
+  std::vector<RequestCase> history_;
 };
 
 // ---------------------------------------------------------------------------
@@ -380,6 +394,11 @@ std::vector<ShapeWithLayout> simpler_layouts(const ShapeWithLayout& s) {
 }
 
 
+std::chrono::steady_clock::time_point deadline_after(double seconds) {
+  return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(seconds));
+}
+
 // Whether `c` may be tried as a simpler case of a failure of `f`: a valid
 // layout the implementation claims, with no more positions to check than
 // `budget`.
@@ -401,9 +420,7 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
               const GateOptions& options) {
   constexpr int kMaxAttempts = 2000;
   Shrunk s{failing, std::move(verdict), 0};
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(options.shrink_seconds));
+  const auto deadline = deadline_after(options.shrink_seconds);
   const int64_t budget =
       std::max(spec::padded_element_count(failing), gen::kExhaustiveLimits.max_padded_elements);
   int attempts = 0;
@@ -462,14 +479,70 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
 }
 
 
+// The shortest sequence of `earlier` cases (kept in order) after which
+// `failing`, asked in a new process, fails again, and its verdict there;
+// within options.shrink_seconds, nullopt when none failed in time. First the
+// shortest failing suffix, 1, 2, 4, ... cases back (the state a failure
+// depends on was mostly left by a recent request), then every case of it
+// that can go is left out, halves first, then quarters, down to single
+// cases (delta debugging).
+std::optional<std::pair<std::vector<RequestCase>, Verdict>> shortest_earlier(
+    ImplUnderTest& impl, Checker& checker, const RequestCase& failing, const std::vector<RequestCase>& earlier,
+    const GateOptions& options) {
+  const auto deadline = deadline_after(options.shrink_seconds);
+  bool stopped = false;
+  Verdict verdict;  // of the last sequence that failed
+  const auto fails_after = [&](std::span<const RequestCase> before) {
+    if (stopped || std::chrono::steady_clock::now() > deadline) {
+      stopped = true;
+      return false;
+    }
+    impl.start_afresh();
+    for (const RequestCase& c : before) checker.check(c.function, c.shape);
+    Verdict v = checker.check(failing.function, failing.shape);
+    if (!v.failed()) return false;
+    verdict = std::move(v);
+    return true;
+  };
+  std::optional<std::vector<RequestCase>> best;
+  for (size_t k = 1; k <= earlier.size() && !stopped; k = k == earlier.size() ? k + 1 : std::min(2 * k, earlier.size())) {
+    const std::span<const RequestCase> suffix(earlier.data() + earlier.size() - k, k);
+    if (fails_after(suffix)) {
+      best.emplace(suffix.begin(), suffix.end());
+      break;
+    }
+  }
+  if (!best) return std::nullopt;
+  size_t chunk = std::max<size_t>(1, best->size() / 2);
+  while (best->size() > 1 && !stopped) {
+    bool left_out = false;
+    for (size_t i = 0; i < best->size() && best->size() > 1 && !stopped;) {
+      std::vector<RequestCase> c = *best;
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(i),
+              c.begin() + static_cast<std::ptrdiff_t>(std::min(i + chunk, c.size())));
+      if (!c.empty() && fails_after(c)) {
+        *best = std::move(c);
+        left_out = true;
+      } else {
+        i += chunk;
+      }
+    }
+    if (!left_out && chunk == 1) break;
+    if (!left_out) chunk /= 2;
+    chunk = std::min(chunk, std::max<size_t>(1, best->size() / 2));
+  }
+  return std::make_pair(std::move(*best), std::move(verdict));
+}
+
 // A failure as the report gives it: asked again of a new process first.
-// When it passes there, it depends on the requests before it; shrinking,
-// whose checks follow one another in one process, would then chase state,
-// so it is reported as found. Otherwise it is shrunk, and the minimal case
+// When it passes there, it depends on the requests before it (`earlier`,
+// asked of the same process): shrinking, whose checks follow one another in
+// one process, would then chase state, so it is reported as found, with the
+// shortest sequence of earlier cases that makes it fail again. Otherwise it is shrunk, and the minimal case
 // is asked alone again: if it passes alone (shrinking went astray on
 // state), the failure as found is reported instead.
 Shrunk shrink_alone(ImplUnderTest& impl, Checker& checker, ImplFunction f, const ShapeWithLayout& failing,
-                    Verdict verdict, const GateOptions& options) {
+                    Verdict verdict, const std::vector<RequestCase>& earlier, const GateOptions& options) {
   // A hang costs --timeout per attempt: report it as found.
   if (verdict.problem.rfind("hung", 0) == 0) return {failing, std::move(verdict), 0};
   impl.start_afresh();
@@ -477,6 +550,13 @@ Shrunk shrink_alone(ImplUnderTest& impl, Checker& checker, ImplFunction f, const
   if (!alone.failed()) {
     Shrunk s{failing, std::move(verdict), 0};
     s.depends_on_earlier_requests = true;
+    // Reported as that sequence shows it (the same case may fail in
+    // another way after other state).
+    if (auto shortest = shortest_earlier(impl, checker, {f, failing}, earlier, options)) {
+      s.earlier = std::move(shortest->first);
+      s.verdict = std::move(shortest->second);
+      s.earlier_found = true;
+    }
     return s;
   }
   Shrunk s = shrink(checker, f, failing, std::move(alone), options);
@@ -637,12 +717,15 @@ std::vector<std::string> ConformanceReport::failures() const {
   return out;
 }
 
-ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
-                      const GateOptions& options, const RunRules& rules) {
+namespace {
+
+// A report with a row per function, before any case.
+ConformanceReport empty_report(ImplUnderTest& impl, const GateOptions& options, const RunRules& rules) {
   ConformanceReport report;
   report.rules = rules;
   report.padding_any = options.padding == GateOptions::Padding::kAny;
   report.impl = impl.description();
+  report.gate_flag = impl.gate_flag();
   report.exports = impl.exports();
   report.seed = options.seed;
   for (ImplFunction f : kFunctions) {
@@ -651,6 +734,108 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
     fr.exported = impl.exports().*info(f).exported;
     report.functions.push_back(fr);
   }
+  return report;
+}
+
+// The command that asks `shape` of a new process, as the run asked it.
+std::string reproduce_command(ImplUnderTest& impl, ImplFunction f, const ShapeWithLayout& shape,
+                              const GateOptions& options) {
+  std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " + shell_quote(print_shape(shape));
+  if (is_buffer_function(f) || f == ImplFunction::kParse) {
+    reproduce += " --seed " + std::to_string(options.seed);
+    if (options.padding == GateOptions::Padding::kAny) reproduce += " --padding any";
+  }
+  if (f == ImplFunction::kByteSize && options.size_model == GateOptions::SizeModel::kXla) {
+    reproduce += " --size-model xla";
+  }
+  return reproduce;
+}
+
+// How a failure found by ask() is reported: `shrink` asks it alone and
+// shrinks it (run); otherwise it is reported as found, after the cases
+// before it in the process (replay).
+enum class OnFailure { kShrink, kAsFound };
+
+// Asks one case of `fr`'s function on `shape` and records it: the case's
+// outcome, the function's counts and its first failure not listed.
+void ask(ImplUnderTest& impl, Checker& checker, const GateOptions& options, const RunRules& rules,
+         ConformanceReport& report, FunctionReport& fr, const std::string& origin, const ShapeWithLayout& shape,
+         OnFailure on_failure) {
+  const std::string text = print_shape(shape);
+  CaseOutcome outcome{fr.function, text, shape.type, CaseOutcome::Status::kNotRun, false};
+  outcome.listed = rules.gaps.matches(outcome.id());
+  if (fr.stopped) {
+    report.cases.push_back(outcome);
+    return;
+  }
+  Verdict v = checker.check(fr.function, shape);
+  switch (v.status) {
+    case Verdict::Status::kPassed:
+      ++fr.layouts_checked;
+      fr.cases += v.cases;
+      outcome.status = CaseOutcome::Status::kPassed;
+      break;
+    case Verdict::Status::kSkipped:
+      ++fr.layouts_skipped;
+      outcome.status = CaseOutcome::Status::kSkipped;
+      break;
+    case Verdict::Status::kNotSent:
+      ++fr.layouts_not_sent;
+      outcome.status = CaseOutcome::Status::kNotSent;
+      outcome.problem = v.problem;
+      break;
+    case Verdict::Status::kFailed: {
+      ++fr.layouts_failed;
+      outcome.status = CaseOutcome::Status::kFailed;
+      outcome.problem = v.problem;
+      // Each hang costs --timeout: the operation's other layouts are not run.
+      if (v.problem.rfind("hung", 0) == 0) fr.stopped = true;
+      // The first failure that is not a known gap is reported.
+      if (outcome.listed || fr.failure) break;
+      // The cases the same process was asked before this one.
+      std::vector<RequestCase> earlier = checker.history();
+      earlier.pop_back();
+      Shrunk minimal;
+      if (on_failure == OnFailure::kShrink) {
+        minimal = shrink_alone(impl, checker, fr.function, shape, std::move(v), earlier, options);
+      } else {
+        minimal = {shape, std::move(v), 0};
+        minimal.earlier_found = !earlier.empty();
+        minimal.earlier = std::move(earlier);
+      }
+      std::string reproduce = reproduce_command(impl, fr.function, minimal.shape, options);
+      fr.failure = FailureReport{origin, text, std::move(minimal), std::move(reproduce)};
+      break;
+    }
+  }
+  report.cases.push_back(outcome);
+}
+
+}  // namespace
+
+std::string RequestCase::id() const { return std::string(function_name(function)) + ":" + print_shape(shape); }
+
+RequestCase parse_case_id(const std::string& id) {
+  const size_t colon = id.find(':');
+  const std::string op = id.substr(0, colon);
+  const auto f = std::find_if(std::begin(kFunctions), std::end(kFunctions),
+                              [&](ImplFunction g) { return op == function_name(g); });
+  if (colon == std::string::npos || f == std::end(kFunctions)) {
+    throw Error("'" + id + "' is not a case: expected OPERATION:LAYOUT with OPERATION one of linear_index, pack, "
+                "byte_size, delinearize, unpack, relayout, parse");
+  }
+  return {*f, parse_shape(id.substr(colon + 1))};
+}
+
+std::vector<RequestCase> Shrunk::sequence(ImplFunction f) const {
+  std::vector<RequestCase> out = earlier;
+  out.push_back({f, shape});
+  return out;
+}
+
+ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
+                      const GateOptions& options, const RunRules& rules) {
+  ConformanceReport report = empty_report(impl, options, rules);
   Checker checker(impl, options);
   for_each_layout(given, options, rules.stream, report, [&](const OriginLayout& layout) {
     // Never sent: the implementation does not claim this kind of layout.
@@ -658,62 +843,35 @@ ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& g
       ++report.unclaimed_layouts;
       return;
     }
-    const std::string text = print_shape(layout.shape);
     for (FunctionReport& fr : report.functions) {
       if (!fr.exported) continue;
       if (layout.index_only && is_buffer_function(fr.function)) continue;
       if (fr.function == ImplFunction::kLinearIndex && spec::element_count(layout.shape) == 0)
         continue;
-      CaseOutcome outcome{fr.function, text, layout.shape.type, CaseOutcome::Status::kNotRun,
-                          false};
-      outcome.listed = rules.gaps.matches(outcome.id());
-      if (fr.stopped) {
-        report.cases.push_back(outcome);
-        continue;
-      }
-      Verdict v = checker.check(fr.function, layout.shape);
-      switch (v.status) {
-        case Verdict::Status::kPassed:
-          ++fr.layouts_checked;
-          fr.cases += v.cases;
-          outcome.status = CaseOutcome::Status::kPassed;
-          break;
-        case Verdict::Status::kSkipped:
-          ++fr.layouts_skipped;
-          outcome.status = CaseOutcome::Status::kSkipped;
-          break;
-        case Verdict::Status::kNotSent:
-          ++fr.layouts_not_sent;
-          outcome.status = CaseOutcome::Status::kNotSent;
-          outcome.problem = v.problem;
-          break;
-        case Verdict::Status::kFailed: {
-          ++fr.layouts_failed;
-          outcome.status = CaseOutcome::Status::kFailed;
-          outcome.problem = v.problem;
-          // Each hang costs --timeout: the operation's other layouts are not run.
-          if (v.problem.rfind("hung", 0) == 0) fr.stopped = true;
-          // The first failure that is not a known gap is shrunk and reported.
-          if (outcome.listed || fr.failure) break;
-          Shrunk minimal = shrink_alone(impl, checker, fr.function, layout.shape, std::move(v), options);
-          std::string reproduce = "tilecheck gate " + impl.gate_flag() + " --layout " +
-                                  shell_quote(print_shape(minimal.shape));
-          if (fr.function == ImplFunction::kPack || fr.function == ImplFunction::kUnpack ||
-              fr.function == ImplFunction::kRelayout || fr.function == ImplFunction::kParse) {
-            reproduce += " --seed " + std::to_string(options.seed);
-            if (options.padding == GateOptions::Padding::kAny) reproduce += " --padding any";
-          }
-          if (fr.function == ImplFunction::kByteSize &&
-              options.size_model == GateOptions::SizeModel::kXla) {
-            reproduce += " --size-model xla";
-          }
-          fr.failure = FailureReport{layout.origin, text, std::move(minimal), std::move(reproduce)};
-          break;
-        }
-      }
-      report.cases.push_back(outcome);
+      ask(impl, checker, options, rules, report, fr, layout.origin, layout.shape, OnFailure::kShrink);
     }
   });
+  return report;
+}
+
+ConformanceReport replay(ImplUnderTest& impl, const std::vector<std::vector<RequestCase>>& sequences,
+                         const GateOptions& options, const RunRules& rules) {
+  ConformanceReport report = empty_report(impl, options, rules);
+  Checker checker(impl, options);
+  for (size_t k = 0; k < sequences.size(); ++k) {
+    ++report.replayed_sequences;
+    impl.start_afresh();
+    const std::vector<RequestCase>& sequence = sequences[k];
+    for (size_t i = 0; i < sequence.size(); ++i) {
+      const RequestCase& c = sequence[i];
+      FunctionReport& fr = report.functions[static_cast<size_t>(c.function)];
+      const std::string origin = "replay sequence " + std::to_string(k + 1) + ", case " + std::to_string(i + 1) +
+                                 " of " + std::to_string(sequence.size());
+      if (!fr.exported) throw Error(origin + " asks " + function_name(c.function) + ", which the implementation does not offer");
+      if (const auto why = impl.unclaimed(c.shape)) throw Error(origin + ": the implementation does not claim " + print_shape(c.shape) + " (" + *why + ")");
+      ask(impl, checker, options, rules, report, fr, origin, c.shape, OnFailure::kAsFound);
+    }
+  }
   return report;
 }
 

@@ -28,8 +28,10 @@
 // (the timeout) or an answer that breaks the protocol is a failure.
 //
 // The first failure of a function is asked again of a new process; if it
-// passes there, it depends on earlier requests (the report says so and it
-// is not shrunk). Otherwise it is shrunk: smaller dims, fewer dims, fewer
+// passes there, it depends on earlier requests: it is not shrunk, and the
+// report gives the shortest sequence of the cases asked before it (in the
+// same process) after which it fails again in a new one. Otherwise it is
+// shrunk: smaller dims, fewer dims, fewer
 // tile levels and entries, no L/E/S, the default minor_to_major, smaller tile
 // entries, f32 -- each candidate re-checked in the child and kept while it
 // still fails -- and the report holds the minimal case with the element or
@@ -90,6 +92,20 @@ struct Verdict {
   }
 };
 
+// One case as a request sequence holds it: an operation on a layout. Its
+// data is a function of the layout and the run's seed (the dense source of
+// a pack, the physical source of an unpack, a relayout's target), so a
+// case asked again is the same request.
+struct RequestCase {
+  ImplFunction function = ImplFunction::kLinearIndex;
+  ShapeWithLayout shape;
+  std::string id() const;  // "OPERATION:LAYOUT", as CaseOutcome::id
+  bool operator==(const RequestCase&) const = default;
+};
+// "OPERATION:LAYOUT" back to a case; throws Error for an unknown operation
+// or a layout that is not one.
+RequestCase parse_case_id(const std::string& id);
+
 // A failure after shrinking: the minimal layout and its verdict.
 struct Shrunk {
   ShapeWithLayout shape;
@@ -100,6 +116,14 @@ struct Shrunk {
   // on the requests before it (the implementation keeps state), so the
   // reproduce line, which asks it alone, may pass.
   bool depends_on_earlier_requests = false;
+  // With depends_on_earlier_requests: the shortest sequence of earlier cases
+  // found after which, asked in a new process, the case fails again
+  // (earlier_found; false when none was found within --shrink-seconds).
+  std::vector<RequestCase> earlier;
+  bool earlier_found = false;
+  // The request sequence that shows the failure in a new process: the
+  // earlier cases, then the case itself.
+  std::vector<RequestCase> sequence(ImplFunction f) const;
 };
 
 struct FailureReport {
@@ -171,6 +195,8 @@ struct ConformanceReport {
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
   int64_t reach_layouts = 0;  // the reach set (gen/reach.h), after the catalogue
+  int64_t replayed_sequences = 0;  // replay(): the request sequences asked
+  std::string gate_flag;  // ImplUnderTest::gate_flag(), for commands in the report
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):
   // counted among the above, never sent.
   int64_t unclaimed_layouts = 0;
@@ -203,5 +229,12 @@ struct ConformanceReport {
 // Runs the check of `impl`.
 ConformanceReport run(ImplUnderTest& impl, const std::vector<ShapeWithLayout>& given,
                       const check::GateOptions& options, const RunRules& rules = {});
+
+// Asks each sequence's cases in order of one new process (`tilecheck gate
+// --replay FILE`), checking every answer as run() does; a failure is
+// reported as found, with the cases asked before it in its sequence, and is
+// neither asked alone nor shrunk.
+ConformanceReport replay(ImplUnderTest& impl, const std::vector<std::vector<RequestCase>>& sequences,
+                         const check::GateOptions& options, const RunRules& rules = {});
 
 }  // namespace tilecheck::conformance

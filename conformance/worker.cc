@@ -66,6 +66,7 @@ ImplWorker::~ImplWorker() {
 }
 
 void ImplWorker::start() {
+  ++processes_started_;
   failed_.reset();
   const std::string& path = path_;
   const int output_fd = output_fd_;

@@ -40,6 +40,7 @@ class ImplWorker : public ImplUnderTest {
   std::string description() const override { return path_; }
   const ImplExports& exports() const override { return exports_; }
   void start_afresh() override { stop(); }
+  int64_t processes_started() const override { return processes_started_; }
 
   WorkerReply<std::vector<IndexAnswer>> linear_index(const ShapeWithLayout& shape, int64_t count,
                                                      std::span<const int64_t> elements) override;
@@ -68,6 +69,7 @@ class ImplWorker : public ImplUnderTest {
   double timeout_seconds_;
   ImplExports exports_;
   ChildProcess child_;
+  int64_t processes_started_ = 0;
   ProcessLimits limits_;
   int output_fd_ = -1;  // the child's stdout and stderr
   std::optional<WorkerFailure> failed_;

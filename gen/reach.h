@@ -11,7 +11,9 @@
 //     memory space, a scalar, zero-size arrays, ranks 4 and 6, each in the
 //     default dim order and another;
 //   - for the index operations only (the buffers are far past any send
-//     limit), shapes whose positions pass 2^31 and 2^32, in both orders.
+//     limit), shapes whose positions pass 2^31, 2^32 and 2^53, with a dim
+//     past 2^32 and more than 2^31 tiles, in both orders;
+//   - ranks 8, in both orders.
 // conformance/coverage.h names these forms; `tilecheck gate --coverage`
 // shows which of them a run reached.
 // Every text here is a valid layout (gen_test, ReachSet.*, checks it).
@@ -56,9 +58,18 @@ inline std::vector<std::string> reach_layouts() {
         "[3,0]{1,0:T(2,2)" + e + "}", "[3,0]{0,1:T(2,2)" + e + "}",
         "[2,3,5,7]{3,2,1,0:T(2,4)" + e + "}", "[2,3,5,7]{2,0,3,1:T(2,4)" + e + "}",
         "[2,3,1,2,3,5]{5,4,3,2,1,0:T(2,4)" + e + "}", "[2,3,1,2,3,5]{3,1,5,0,2,4:T(2,4)" + e + "}",
+        // Ranks past 6 (kernels and runtimes often stop at 6 or fold the
+        // leading dims as if in the default order).
+        "[2,1,3,2,1,2,3,5]{7,6,5,4,3,2,1,0:T(2,4)" + e + "}",
+        "[2,1,3,2,1,2,3,5]{3,6,0,7,2,5,1,4:T(2,4)" + e + "}",
         // Positions past 2^31 (not 2^32), and past 2^32: the index operations only.
         "[32769,65536]{1,0" + scalar_e + "}", "[65536,32769]{0,1" + scalar_e + "}",
         "[3,32768,65536]{2,1,0" + scalar_e + "}", "[3,65536,32768]{2,0,1" + scalar_e + "}",
+        // Past what narrower arithmetic holds, each at once: a dim past 2^32
+        // (a dim or coordinate in 32 bits), more than 2^31 tiles (a tile's
+        // number in 32 bits), positions past 2^53 (an index in a double);
+        // and for 64-bit types, bits past 2^63 (a size counted in bits).
+        "[134217728,4294967311]{1,0:T(1,2)" + e + "}", "[4294967311,134217728]{0,1:T(2,1)" + e + "}",
     };
     for (const std::string& f : forms) out.push_back(t + f);
   }

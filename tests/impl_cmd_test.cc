@@ -9,11 +9,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "gen/reach.h"
 #include "tests/run_tilecheck.h"
 
 namespace {
@@ -85,7 +88,9 @@ class BothFrontEnds : public testing::TestWithParam<FrontEnd> {};
 TEST_P(BothFrontEnds, TheExamplesPassEveryOperationTheyOffer) {
   const FrontEnd& f = GetParam();
   {
-    const Output r = gate_with(f.flags(""));
+    // The C++ command's run over the reach set is TheDefaultRunHasNoCoverageHoles.
+    const Output r = gate_with(f.flags(""), std::string(f.id) == "CppCmd" ? std::vector<std::string>{"--no-reach-set"}
+                                                                            : std::vector<std::string>{});
     EXPECT_EQ(r.exit_code, 0) << f.name << r.out << r.err;
     for (const char* op : {"linear_index", "pack", "byte_size", "delinearize", "unpack", "relayout"}) {
       EXPECT_TRUE(passed(r, op)) << f.name << " " << op << r.out;
@@ -189,33 +194,126 @@ TEST(ImplCmd, TheDefaultGateCatchesBugsOnlyRareLayoutsShow) {
   }
 }
 
+// Bugs of arithmetic narrower than the positions, and of ranks past 6,
+// fail on the reach set's layouts (which the default run sends:
+// TheDefaultRunHasNoCoverageHoles) and shrink to just past the edge each
+// breaks at: 2^53 positions (a double), a dim past 2^31 (an int), 2^63 bits
+// (an int64_t count of bits), 2^31 tiles (an int tile number), rank 7. The
+// Python example has the same bugs (its runs take longer here).
+TEST(ImplCmd, WidthAndRankBugsFailOnTheReachSetAndShrinkToTheirEdge) {
+  const std::string wide = "f32[134217728,4294967311]{1,0:T(1,2)}";
+  const std::string rank8 = "f32[2,1,3,2,1,2,3,5]{3,6,0,7,2,5,1,4:T(2,4)}";
+  const std::vector<std::string> reach = tilecheck::gen::reach_layouts();
+  for (const std::string& layout : {wide, rank8}) {
+    EXPECT_NE(std::find(reach.begin(), reach.end(), layout), reach.end()) << layout << " left the reach set";
+  }
+  struct Case {
+    const char* bug;
+    const std::string& layout;
+    const char* failed;
+    const char* minimal_layout;
+  };
+  const Case cases[] = {
+      // 2^21 * (2^32 + 1) = 2^53 + 2^21 positions.
+      {"index_float", wide, "linear_index: wrong linear index", "f32[2097152,4294967297]{1,0}"},
+      {"dim_32bit", wide, "linear_index: wrong linear index", "f32[2147483649]{0}"},
+      // 2^26 * 2^32 positions of 32 bits: 2^63 bits.
+      {"bits_overflow", wide, "byte_size: wrong byte size", "f32[67108864,4294967296]{1,0}"},
+      {"tile_32bit", wide, "linear_index: wrong linear index", "f32[2147483649]{0:T(1)}"},
+      {"rank_limit", rank8, "linear_index: wrong linear index", "f32[1,2,1,1,2,1,1]{2,5,6,1,4,0,3}"},
+  };
+  const FrontEnd& f = kFrontEnds[1];
+  for (const Case& c : cases) {
+    const std::string what = std::string(f.name) + " --bug " + c.bug;
+    std::vector<std::string> args = {"gate"};
+    for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
+    args.insert(args.end(), {"--layout", c.layout, "--shrink-seconds", "120"});
+    const Output r = tilecheck(args);
+    EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
+    const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
+    ASSERT_NE(at, std::string::npos) << what << r.out;
+    EXPECT_EQ(after(r.out.substr(at), "layout"), c.minimal_layout) << what << r.out;
+    std::vector<std::string> again_args = {"gate"};
+    for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
+    again_args.insert(again_args.end(), {"--layout", c.minimal_layout});
+    const Output again = tilecheck(again_args);
+    EXPECT_NE(again.out.find(std::string("\nFAILED ") + c.failed + "\n"), std::string::npos) << what << again.out;
+  }
+}
+
 // An implementation that keeps state between requests (a cache keyed by
 // too little, a buffer reused without zeroing) fails only after earlier
 // requests: the failing case is asked again of a new process, passes there,
-// and the report says so (its reproduce line, which runs one layout's
-// requests, may pass or fail in another way). A failure that does not
-// depend on state carries no such line.
-TEST(ImplCmd, AFailureThatDependsOnEarlierRequestsIsSaidSo) {
+// and the report says so, with the shortest sequence of earlier cases after
+// which it fails again in a new process. --write-replay writes that
+// sequence, and --replay asks it again: it fails as before, and the
+// correct implementation passes it. A failure that does not depend on
+// state carries no such lines.
+TEST(ImplCmd, AFailureThatDependsOnEarlierRequestsIsSaidSoAndReplayed) {
+  const std::string dir = ::testing::TempDir();
   for (const FrontEnd& f : {kFrontEnds[0], kFrontEnds[1]}) {
     for (const char* bug : {"stale_cache", "reused_buffer"}) {
       const std::string what = std::string(f.name) + " --bug " + bug;
+      const std::string file = dir + "/replay_" + f.id + "_" + bug + ".jsonl";
       // Two layouts of the same dims, the second with padding: the cache
       // keyed by dims answers the first's size for the second, the reused
       // buffer leaves the first pack's bytes in the second's padding.
       std::vector<std::string> args = {"gate"};
       for (const std::string& flag : f.flags(bug)) args.push_back(flag);
-      args.insert(args.end(), {"--layout", "f32[3,5]{1,0}", "--layout", "f32[3,5]{1,0:T(2,2)}"});
+      args.insert(args.end(), {"--layout", "f32[3,5]{1,0}", "--layout", "f32[3,5]{1,0:T(2,2)}", "--write-replay", file});
       const Output r = tilecheck(args);
       EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
       const size_t at = r.out.find("\nFAILED ");
       ASSERT_NE(at, std::string::npos) << what << r.out;
       const std::string report = r.out.substr(at);
+      const std::string failed = report.substr(1, report.find('\n', 1) - 1);
       EXPECT_NE(report.find("\n  alone:         passes when asked first of a new process: this failure depends on "
                             "the requests before it"),
                 std::string::npos)
           << what << report;
+      // One earlier case suffices for both bugs: one of the first layout.
+      EXPECT_NE(report.find("\n  fails after:   1 case, asked first of a new process (the shortest sequence "
+                            "found):\n                   "),
+                std::string::npos)
+          << what << report;
+      EXPECT_NE(report.find(":f32[3,5]{1,0}\n  reproduce:     tilecheck gate "), std::string::npos) << what << report;
+      EXPECT_NE(report.find(" --replay " + file + "\n"), std::string::npos) << what << report;
+      // The file: its header, then the first failure's sequence, its two
+      // cases (then those of the other operations that failed).
+      const std::string text = read_file(file);
+      EXPECT_TRUE(std::regex_search(text, std::regex("^\\{\"padding\":\"zero\",\"seed\":1,\"size_model\":\"exact\","
+                                                     "\"tilecheck_replay\":1\\}\n\\{\"case\":\"[a-z_]+:f32\\[3,5\\]\\{1,0\\}\","
+                                                     "\"sequence\":1\\}\n\\{\"case\":\"[^\"]+\",\"failed\":\"[^\"]+\",\"sequence\":1\\}\n")))
+          << what << text;
+      std::vector<std::string> replay = {"gate"};
+      for (const std::string& flag : f.flags(bug)) replay.push_back(flag);
+      replay.insert(replay.end(), {"--replay", file});
+      const Output again = tilecheck(replay);
+      EXPECT_EQ(again.exit_code, 1) << what << again.out << again.err;
+      EXPECT_NE(again.out.find("\n" + failed + "\n"), std::string::npos) << what << failed << again.out;
+      EXPECT_NE(again.out.find("\n  fails after:   1 case of its sequence, asked first of a new process:\n"),
+                std::string::npos)
+          << what << again.out;
+      std::vector<std::string> correct = {"gate"};
+      for (const std::string& flag : f.flags("")) correct.push_back(flag);
+      correct.insert(correct.end(), {"--replay", file});
+      const Output fine = tilecheck(correct);
+      EXPECT_EQ(fine.exit_code, 0) << what << fine.out << fine.err;
+      EXPECT_TRUE(std::regex_search(
+          fine.out, std::regex("\nlayouts: [0-9]+ request sequences? from --replay, each asked of a new process \\(seed 1\\)\n")))
+          << fine.out;
     }
   }
+  // A replay file that is not one is bad input: exit 2, naming the line.
+  const std::string bad = dir + "/replay_bad.jsonl";
+  {
+    std::ofstream out(bad);
+    out << "{\"tilecheck_replay\": 1, \"seed\": 1}\n{\"sequence\": 1, \"case\": \"spin:f32[3]{0}\"}\n";
+  }
+  const Output unusable = tilecheck({"gate", "--impl-cmd", kExample, "--replay", bad});
+  EXPECT_EQ(unusable.exit_code, 2) << unusable.out;
+  EXPECT_NE(unusable.err.find("replay_bad.jsonl:2: 'spin:f32[3]{0}' is not a case"), std::string::npos)
+      << unusable.err;
   const Output plain = tilecheck({"gate", "--impl-cmd", kExample + " --bug odd_nibble_tail", "--layout", "s4[3]{0}"});
   EXPECT_EQ(plain.exit_code, 1) << plain.out;
   EXPECT_EQ(plain.out.find("\n  alone:"), std::string::npos) << plain.out;
@@ -468,6 +566,11 @@ TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
   }
   EXPECT_EQ(combined_other, 5);  // the five width classes
   EXPECT_EQ(past_2_32, 10);      // and both dim orders
+  for (const char* form : {"past 2^53", "dim past 2^32", "2^31+ tiles", "rank 7+"}) {
+    int reached = 0;
+    for (const auto& c : j["coverage"]["reached"]) reached += c["form"] == form && c["function"] == "linear_index";
+    EXPECT_EQ(reached, 10) << form;
+  }
   // Narrowed to f32, the other width classes are not holes but unclaimed;
   // the text form says so.
   const Output f32 = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage",

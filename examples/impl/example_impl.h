@@ -55,6 +55,11 @@ enum class Bug {
   kFloatArithmetic,      // pack moves f32 and bf16 values through float arithmetic (v + 0.0f)
   kStaleCache,           // byte sizes cached by dims and element type, not the whole layout
   kReusedBuffer,         // pack writes into the previous pack's buffer, padding not zeroed again
+  kIndexFloat,           // linear_index accumulated in a double (exact below 2^53)
+  kDim32,                // linear_index with each dim and coordinate in 32 bits
+  kBitsOverflow,         // byte size counted in bits in an int64_t (wraps past 2^63 bits)
+  kTile32,               // linear_index with a tile's number in its grid in 32 bits
+  kRankLimit,            // ranks past 6 folded: the leading dims merged as if in the default order
 };
 
 inline const std::map<std::string_view, Bug>& bug_names() {
@@ -70,7 +75,12 @@ inline const std::map<std::string_view, Bug>& bug_names() {
       {"index_32bit", Bug::kIndex32},
       {"float_arithmetic", Bug::kFloatArithmetic},
       {"stale_cache", Bug::kStaleCache},
-      {"reused_buffer", Bug::kReusedBuffer}};
+      {"reused_buffer", Bug::kReusedBuffer},
+      {"index_float", Bug::kIndexFloat},
+      {"dim_32bit", Bug::kDim32},
+      {"bits_overflow", Bug::kBitsOverflow},
+      {"tile_32bit", Bug::kTile32},
+      {"rank_limit", Bug::kRankLimit}};
   return names;
 }
 
@@ -107,9 +117,17 @@ class ExampleImpl {
         while (d == 999983) std::this_thread::sleep_for(std::chrono::seconds(1));
       }
     }
+    if (bug_ == Bug::kIndexFloat || bug_ == Bug::kTile32) return narrow_index(s, element);
+    if (bug_ == Bug::kDim32) {  // each dim and coordinate as an int would hold it
+      ShapeWithLayout narrow = s;
+      std::vector<int64_t> e(element, element + s.dims.size());
+      for (int64_t& d : narrow.dims) d = int32(d);
+      for (int64_t& c : e) c = int32(c);
+      return index_of(narrow, e.data());
+    }
     const int64_t index = index_of(s, element);
     // int32_t arithmetic, as a 32-bit size_t or int would do it.
-    if (bug_ == Bug::kIndex32) return static_cast<int32_t>(static_cast<uint32_t>(index));
+    if (bug_ == Bug::kIndex32) return int32(index);
     return index;
   }
 
@@ -124,7 +142,11 @@ class ExampleImpl {
   int64_t exact_byte_size(const ShapeWithLayout& s) const {
     return bytes_of(s, padded_count(s, s.layout.tiles.size()));
   }
-  static int64_t bytes_of(const ShapeWithLayout& s, int64_t count) {
+  int64_t bytes_of(const ShapeWithLayout& s, int64_t count) const {
+    if (bug_ == Bug::kBitsOverflow) {  // the bits in an int64_t: wraps past 2^63
+      const auto bits = static_cast<int64_t>(static_cast<uint64_t>(count) * static_cast<uint64_t>(s.element_bits()));
+      return bits / 8 + (bits % 8 != 0);
+    }
     const __int128 bits = static_cast<__int128>(count) * s.element_bits();
     const __int128 bytes = (bits + 7) / 8;
     if (bytes > INT64_MAX) throw Unsupported("byte size past int64");
@@ -348,14 +370,56 @@ class ExampleImpl {
 
   // The linear index; every other operation places elements with it.
   int64_t index_of(const ShapeWithLayout& s, const int64_t* element) const {
+    if (bug_ == Bug::kRankLimit && s.dims.size() > 6) {
+      // The leading dims merged into one, their coordinates row-major, and
+      // minor_to_major renumbered as if they were adjacent in it.
+      const size_t k = s.dims.size() - 6;
+      ShapeWithLayout folded = s;
+      folded.dims.erase(folded.dims.begin() + 1, folded.dims.begin() + static_cast<ptrdiff_t>(k) + 1);
+      std::vector<int64_t> e(element + k, element + s.dims.size());
+      e[0] = 0;
+      for (size_t d = 0; d <= k; ++d) {
+        if (d > 0) folded.dims[0] = times(folded.dims[0], s.dims[d]);
+        e[0] = plus(times(e[0], s.dims[d]), element[d]);
+      }
+      folded.layout.minor_to_major.clear();
+      for (int64_t d : s.layout.minor_to_major) {
+        if (d == 0 || d > static_cast<int64_t>(k)) folded.layout.minor_to_major.push_back(d == 0 ? 0 : d - static_cast<int64_t>(k));
+      }
+      return row_major(place(folded, e.data(), s.layout.tiles.size()));
+    }
     return row_major(place(s, element, s.layout.tiles.size()));
   }
 
-  static int64_t row_major(const Placement& p) {
+  static int64_t row_major(const Placement& p, size_t from = 0, size_t to = SIZE_MAX) {
     int64_t position = 0;
-    for (size_t j = 0; j < p.bounds.size(); ++j)
+    for (size_t j = from; j < p.bounds.size() && j < to; ++j)
       position = plus(times(position, p.bounds[j]), p.index[j]);
     return position;
+  }
+
+  static int64_t int32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
+
+  // Bug::kIndexFloat: the row-major sum in a double. Bug::kTile32: the
+  // first level's tile number (its grid's dims) in 32 bits, times the
+  // tile's positions, plus the offset in it.
+  int64_t narrow_index(const ShapeWithLayout& s, const int64_t* element) const {
+    const Placement p = place(s, element, s.layout.tiles.size());
+    if (bug_ == Bug::kIndexFloat) {
+      double position = 0;
+      for (size_t j = 0; j < p.bounds.size(); ++j)
+        position = position * static_cast<double>(p.bounds[j]) + static_cast<double>(p.index[j]);
+      return static_cast<int64_t>(position);
+    }
+    if (s.layout.tiles.empty()) return row_major(p);
+    const std::vector<int64_t>& first = s.layout.tiles.front().dims;
+    const size_t grid = place(s, nullptr, 1).bounds.size() -
+                        static_cast<size_t>(std::count_if(first.begin(), first.end(), [](int64_t t) {
+                          return t != tilecheck::kCombineDim;
+                        }));
+    int64_t size = 1;
+    for (size_t j = grid; j < p.bounds.size(); ++j) size = times(size, p.bounds[j]);
+    return plus(times(int32(row_major(p, 0, grid)), size), row_major(p, grid));
   }
 
   int64_t padded_count(const ShapeWithLayout& s, size_t levels) const {

@@ -24,6 +24,15 @@ parser of its own.
                            whole layout (wrong after an earlier layout)
     reused_buffer          pack writes into a buffer kept from the previous
                            pack, its padding not zeroed again
+    index_float            linear indices accumulated in a double (as a
+                           JavaScript number holds them): exact below 2^53
+    dim_32bit              each dim and coordinate held in 32 bits (C's int),
+                           the linear index in 64
+    bits_overflow          byte size counted in bits in a signed 64-bit
+                           integer (wraps past 2^63 bits)
+    tile_32bit             a tile's number in its tile grid held in 32 bits
+    rank_limit             ranks past 6 folded: the leading dims merged into
+                           one, as if they were in the default order
 """
 import argparse
 import base64
@@ -33,7 +42,8 @@ import sys
 PROTOCOL = 1
 BUGS = ("nibble_order", "first_tile_size", "ignore_minor_to_major", "nonzero_padding",
         "delinearize_off_by_one", "combine_logical", "odd_nibble_tail", "index_32bit",
-        "stale_cache", "reused_buffer")
+        "stale_cache", "reused_buffer", "index_float", "dim_32bit", "bits_overflow",
+        "tile_32bit", "rank_limit")
 _size_cache = {}  # stale_cache: (dims, element type) -> byte size
 _buffer = bytearray()  # reused_buffer: the last pack's buffer
 
@@ -46,8 +56,14 @@ def combines(layout):
     return any(t == "*" for tile in layout["tiles"] for t in tile)
 
 
+def int32(value):
+    return (value + 2**31) % 2**32 - 2**31
+
+
 def physical(layout, values):
     """Logical order -> physical order, most major first."""
+    if BUG == "dim_32bit":  # as C's int would hold them
+        values = [int32(v) for v in values]
     if BUG == "ignore_minor_to_major" or (BUG == "combine_logical" and combines(layout)):
         return list(values)
     m2m = layout["minor_to_major"]
@@ -85,13 +101,48 @@ def final_shape(layout, element=None):
     return bounds, index
 
 
-def linear_index(layout, element):
-    bounds, index = final_shape(layout, element)
+def linearize(bounds, index):
     position = 0
     for b, e in zip(bounds, index):
         position = position * b + e
+        if BUG == "index_float":  # as a double holds it
+            position = float(position)
+    return int(position)
+
+
+def folded(layout, element):
+    """rank_limit: a layout of rank past 6 with its leading dims merged into
+    one, and the element to match, as if those dims were in the default
+    order."""
+    dims = layout["dims"]
+    k = len(dims) - 6
+    if BUG != "rank_limit" or k <= 0:
+        return layout, element
+    lead = 1
+    for d in dims[:k + 1]:
+        lead *= d
+    out = dict(layout)
+    out["dims"] = [lead] + dims[k + 1:]
+    out["minor_to_major"] = [0 if d == 0 else d - k for d in layout["minor_to_major"] if d == 0 or d > k]
+    return out, [linearize(dims[:k + 1], element[:k + 1])] + element[k + 1:]
+
+
+def linear_index(layout, element):
+    layout, element = folded(layout, element)
+    bounds, index = final_shape(layout, element)
+    if BUG == "tile_32bit" and layout["tiles"]:
+        # The position as the tile's number times its size plus the offset
+        # in it, the number as C's int32_t would hold it.
+        first = layout["tiles"][0]
+        level1 = apply_tile(first, physical(layout, layout["dims"]), [0] * len(layout["dims"]))[0]
+        grid = len(level1) - sum(1 for t in first if t != "*")  # the tile grid's dims
+        size = 1
+        for b in bounds[grid:]:
+            size *= b
+        return int32(linearize(bounds[:grid], index[:grid])) * size + linearize(bounds[grid:], index[grid:])
+    position = linearize(bounds, index)
     if BUG == "index_32bit":  # as C's int32_t would hold it
-        position = (position + 2**31) % 2**32 - 2**31
+        position = int32(position)
     return position
 
 
@@ -109,7 +160,10 @@ def padded_count(layout, tiles=None):
 
 def byte_size(layout):
     tiles = layout["tiles"][:1] if BUG == "first_tile_size" else None
-    size = ceil_div(padded_count(layout, tiles) * layout["element_bits"], 8)
+    bits = padded_count(layout, tiles) * layout["element_bits"]
+    if BUG == "bits_overflow":  # as C's int64_t would hold it
+        bits = (bits + 2**63) % 2**64 - 2**63
+    size = ceil_div(bits, 8)
     if BUG == "stale_cache":
         return _size_cache.setdefault((tuple(layout["dims"]), layout["element_type"]), size)
     return size
