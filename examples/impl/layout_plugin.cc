@@ -1,8 +1,9 @@
 // The example implementation (example_impl.h) behind the C interface of
 // tilecheck/conformance_plugin.h, for `tilecheck gate --impl PATH.so`.
 //
-// Built once correct and once per deliberate bug (examples/impl/CMakeLists.txt):
-// TILECHECK_EXAMPLE_BUG names one of example_impl.h's Bug values.
+// Built once correct and once per deliberate bug (examples/impl/CMakeLists.txt),
+// from one compiled copy of this file: each library adds plugin_bug.cc,
+// which names its bug.
 #include <cstring>
 #include <exception>
 
@@ -13,9 +14,10 @@
 
 #define TILECHECK_EXPORT extern "C" __attribute__((visibility("default")))
 
-#ifndef TILECHECK_EXAMPLE_BUG
-#define TILECHECK_EXAMPLE_BUG kNone
-#endif
+namespace tilecheck_example {
+// The library's deliberate bug, by its `--bug` name ("" for none): plugin_bug.cc.
+extern const char kPluginBug[];
+}  // namespace tilecheck_example
 
 namespace {
 
@@ -23,7 +25,9 @@ using tilecheck::ShapeWithLayout;
 using tilecheck_example::ExampleImpl;
 
 ExampleImpl& impl() {
-  static ExampleImpl instance(tilecheck_example::Bug::TILECHECK_EXAMPLE_BUG);
+  using tilecheck_example::kPluginBug;
+  static ExampleImpl instance(*kPluginBug ? tilecheck_example::bug_names().at(kPluginBug)
+                                          : tilecheck_example::Bug::kNone);
   return instance;
 }
 
