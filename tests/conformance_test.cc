@@ -6,12 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "tests/run_tilecheck.h"
+#include "tests/text_match.h"
 
 namespace {
 
@@ -19,6 +19,9 @@ using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::still_running;
 using tilecheck::cli_testing::tilecheck;
+using tilecheck::cli_testing::full_match;
+using tilecheck::cli_testing::replace_all;
+using tilecheck::cli_testing::search;
 
 // Sampling instead of every element on the larger catalogue layouts (every
 // element of the generated ones): the runs stay at seconds under ASan.
@@ -26,14 +29,8 @@ const std::string kQuick[] = {"--exhaustive-limit", "1024", "--samples", "256"};
 
 // The value after `label` on the line that starts with it (after spaces).
 std::string field(const std::string& text, const std::string& label) {
-  const std::regex line("(^|\\n) *" + label + " +([^\\n]*)");
-  std::smatch m;
-  return std::regex_search(text, m, line) ? m[2].str() : "";
-}
-
-std::string unquote(std::string s) {
-  if (s.size() >= 2 && s.front() == '\'' && s.back() == '\'') s = s.substr(1, s.size() - 2);
-  return s;
+  std::vector<std::string> m;
+  return search(text, "(^|\\n) *" + label + " +([^\\n]*)", &m) ? m[2] : "";
 }
 
 TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
@@ -41,15 +38,13 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
       {"gate", "--impl", EXAMPLE_IMPL, "--cases", "60", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_TRUE(std::regex_search(
-      r.out, std::regex("layouts: 40 from the catalogue, [1-9][0-9]* from the reach set, then 60 generated \\(seed 1\\)")))
+  EXPECT_TRUE(search(r.out, "layouts: 40 from the catalogue, [1-9][0-9]* from the reach set, then 60 generated \\(seed 1\\)"))
       << r.out;
   for (const std::string f : {"linear_index", "pack", "byte_size"}) {
     // function, result, layouts checked, skipped, cases: nothing skipped.
-    const std::regex row("\\n" + f + " +passed +([0-9]+) +0 +([0-9]+) ");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.out, m, row)) << f << "\n" << r.out;
-    EXPECT_GT(std::stoll(m[1].str()), 40 + 30) << f;  // the catalogue and most generated layouts
+    std::vector<std::string> m;
+    ASSERT_TRUE(search(r.out, "\\n" + f + " +passed +([0-9]+) +0 +([0-9]+) ", &m)) << f << "\n" << r.out;
+    EXPECT_GT(std::stoll(m[1]), 40 + 30) << f;  // the catalogue and most generated layouts
   }
   EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
 }
@@ -83,11 +78,10 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   EXPECT_NE(r.out.find("\nFAILED byte_size: wrong byte size\n"), std::string::npos) << r.out;
   // It also declines the packs whose buffer size disagrees with its own: a
   // claimed case skipped, which fails the gate too.
-  EXPECT_TRUE(std::regex_search(
-      r.out, std::regex("\\nconformance: FAILED \\(byte_size, [0-9]+ cases? skipped although "
-                        "claimed\\)\\n")))
+  EXPECT_TRUE(search(r.out, "\\nconformance: FAILED \\(byte_size, [0-9]+ cases? skipped although "
+                        "claimed\\)\\n"))
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nlinear_index +passed "))) << r.out;
+  EXPECT_TRUE(search(r.out, "\\nlinear_index +passed ")) << r.out;
 
   // The minimal case: a scalar under two tiles, the second of which pads
   // (2 positions); the first tile alone covers 1.
@@ -114,7 +108,7 @@ TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   EXPECT_EQ(field(again.out, "actual"), actual);
 
   // Minimal: without its second tile the broken size is right.
-  const std::string one_tile = std::regex_replace(minimal, std::regex("\\)\\([0-9]+\\)\\}"), ")}");
+  const std::string one_tile = replace_all(minimal, "\\)\\([0-9]+\\)\\}", ")}");
   const Output simpler = tilecheck({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--layout", one_tile});
   EXPECT_EQ(simpler.exit_code, 0) << one_tile << "\n" << simpler.out;
 }
@@ -156,12 +150,12 @@ TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
       << r.out;
   // Shrunk to two tile levels on the smallest shape, and the element named.
   EXPECT_TRUE(
-      std::regex_match(field(r.out, "layout"), std::regex("f32\\[\\]\\{:T\\(1\\)\\(1\\)\\}")))
+      full_match(field(r.out, "layout"), "f32\\[\\]\\{:T\\(1\\)\\(1\\)\\}"))
       << r.out;
   EXPECT_EQ(field(r.out, "element"), "()") << r.out;
   // The functions that do not abort are still checked.
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nbyte_size +passed "))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\npack +passed "))) << r.out;
+  EXPECT_TRUE(search(r.out, "\\nbyte_size +passed ")) << r.out;
+  EXPECT_TRUE(search(r.out, "\\npack +passed ")) << r.out;
 }
 
 TEST(Conformance, AnImplementationThatHangsTimesOut) {
@@ -197,10 +191,10 @@ TEST(Conformance, APluginBuiltAgainstTheFirstHeaderPassesUnchanged) {
   const Output r = tilecheck({"gate", "--impl", PLUGIN_ABI_V1, "--cases", "20"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const char* op : {"linear_index", "pack", "byte_size"}) {
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("\\n") + op + " +passed "))) << r.out;
+    EXPECT_TRUE(search(r.out, std::string("\\n") + op + " +passed ")) << r.out;
   }
   for (const char* op : {"delinearize", "unpack", "relayout"}) {
-    EXPECT_FALSE(std::regex_search(r.out, std::regex(std::string("\\n") + op + " +(passed|FAILED) ")))
+    EXPECT_FALSE(search(r.out, std::string("\\n") + op + " +(passed|FAILED) "))
         << r.out;
   }
   EXPECT_NE(r.out.find("\nconformance: passed\n"), std::string::npos) << r.out;
@@ -228,14 +222,13 @@ TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {
   const Output unsupported = tilecheck({"gate", "--impl", UNSUPPORTING_IMPL, "--cases", "3"});
   EXPECT_EQ(unsupported.exit_code, 2);
   // Every layout with elements skipped (the zero-size ones have no element to ask about).
-  std::smatch skipped;
-  ASSERT_TRUE(std::regex_search(unsupported.out, skipped,
-                                std::regex("\\nlinear_index +skipped +0 +([0-9]+) ")))
+  std::vector<std::string> skipped;
+  ASSERT_TRUE(search(unsupported.out, "\\nlinear_index +skipped +0 +([0-9]+) ", &skipped))
       << unsupported.out;
-  EXPECT_GE(std::stoi(skipped[1].str()), 38);
+  EXPECT_GE(std::stoi(skipped[1]), 38);
   EXPECT_NE(unsupported.out.find("\nconformance: nothing checked\n"), std::string::npos)
       << unsupported.out;
-  EXPECT_NE(unsupported.err.find("supports none of the " + skipped[1].str() + " layouts"),
+  EXPECT_NE(unsupported.err.find("supports none of the " + skipped[1] + " layouts"),
             std::string::npos)
       << unsupported.err;
 

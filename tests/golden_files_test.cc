@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,15 +18,18 @@
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
 #include "tests/run_tilecheck.h"
+#include "tests/text_match.h"
 
 namespace {
 
 using namespace tilecheck;
 using nlohmann::json;
 using tilecheck::cli_testing::expect_ok;
+using tilecheck::cli_testing::find_all;
 using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::run_binary;
+using tilecheck::cli_testing::search;
 using tilecheck::cli_testing::tilecheck;
 
 const std::string kSourceDir = TILECHECK_SOURCE_DIR;
@@ -463,18 +465,15 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
   std::vector<std::string> problems;
   const impl::IndexPlan plan(parse_shape(layout));
   std::map<std::vector<int64_t>, std::string> grid_fill;
-  const std::regex grid_rect(R"re(<rect [^>]*fill="([^"]*)"[^>]* data-element="([0-9,]*)"/>)re");
-  for (std::sregex_iterator m(svg.begin(), svg.end(), grid_rect), end; m != end; ++m) {
-    grid_fill[coordinates((*m)[2])] = (*m)[1];
+  for (const auto& m : find_all(svg, R"re(<rect [^>]*fill="([^"]*)"[^>]* data-element="([0-9,]*)"/>)re")) {
+    grid_fill[coordinates(m[2])] = m[1];
   }
-  const std::regex index_label(R"re(class="index" data-element="([0-9,]*)">([0-9]+)</text>)re");
   int64_t labelled = 0;
-  for (std::sregex_iterator m(svg.begin(), svg.end(), index_label), end; m != end;
-       ++m, ++labelled) {
-    const int64_t expected = plan.linear_index_checked(coordinates((*m)[1]));
-    if (std::stoll((*m)[2]) != expected) {
-      problems.push_back("element (" + (*m)[1].str() + ") labelled " + (*m)[2].str() +
-                         ", the impl says " + std::to_string(expected));
+  for (const auto& m : find_all(svg, R"re(class="index" data-element="([0-9,]*)">([0-9]+)</text>)re")) {
+    ++labelled;
+    const int64_t expected = plan.linear_index_checked(coordinates(m[1]));
+    if (std::stoll(m[2]) != expected) {
+      problems.push_back("element (" + m[1] + ") labelled " + m[2] + ", the impl says " + std::to_string(expected));
     }
   }
   const int64_t rank = plan.rank();
@@ -486,17 +485,14 @@ std::vector<std::string> problems_with_svg(const std::string& svg, const std::st
                        std::to_string(slice));
   }
   std::map<int64_t, std::string> position_label;
-  const std::regex element_label(R"re(class="element" data-position="([0-9]+)">([^<]*)</text>)re");
-  for (std::sregex_iterator m(svg.begin(), svg.end(), element_label), end; m != end; ++m) {
-    position_label[std::stoll((*m)[1])] = (*m)[2];
+  for (const auto& m : find_all(svg, R"re(class="element" data-position="([0-9]+)">([^<]*)</text>)re")) {
+    position_label[std::stoll(m[1])] = m[2];
   }
-  const std::regex position_rect(
-      R"re(<rect [^>]*fill="([^"]*)"[^>]* data-position="([0-9]+)"/>)re");
   int64_t positions = 0;
   std::vector<int64_t> e(rank);
-  for (std::sregex_iterator m(svg.begin(), svg.end(), position_rect), end; m != end; ++m) {
-    const int64_t p = std::stoll((*m)[2]);
-    const std::string fill = (*m)[1], where = "position " + std::to_string(p) + ": ";
+  for (const auto& m : find_all(svg, R"re(<rect [^>]*fill="([^"]*)"[^>]* data-position="([0-9]+)"/>)re")) {
+    const int64_t p = std::stoll(m[2]);
+    const std::string fill = m[1], where = "position " + std::to_string(p) + ": ";
     if (p != positions++) problems.push_back(where + "out of order");
     if (!plan.delinearize(p, e)) {
       if (fill != "white" || position_label.count(p)) problems.push_back(where + "padding drawn");
@@ -527,8 +523,8 @@ std::string draw_and_render(const std::string& layout, const std::string& name) 
   expect_ok(drawn);
   EXPECT_EQ(drawn.out, "");
   const std::string svg = read_file(svg_path);
-  std::smatch size;
-  if (!std::regex_search(svg, size, std::regex(R"re(<svg [^>]*width="(\d+)" height="(\d+)")re"))) {
+  std::vector<std::string> size;
+  if (!search(svg, R"re(<svg [^>]*width="(\d+)" height="(\d+)")re", &size)) {
     ADD_FAILURE() << layout << ": no width and height in\n" << svg;
     return "";
   }
@@ -552,11 +548,10 @@ TEST(DrawSvg, Figure1) {
   const impl::IndexPlan plan(parse_shape(layout));
   std::map<int64_t, std::set<std::string>> fills_of_tile;
   std::set<std::string> fills;
-  const std::regex grid_rect(R"re(fill="([^"]*)"[^>]* data-element="([0-9]+),([0-9]+)"/>)re");
-  for (std::sregex_iterator m(svg.begin(), svg.end(), grid_rect), end; m != end; ++m) {
-    const int64_t e[] = {std::stoll((*m)[2]), std::stoll((*m)[3])};
-    fills_of_tile[plan.linear_index(e) / 4].insert((*m)[1]);
-    fills.insert((*m)[1]);
+  for (const auto& m : find_all(svg, R"re(fill="([^"]*)"[^>]* data-element="([0-9]+),([0-9]+)"/>)re")) {
+    const int64_t e[] = {std::stoll(m[2]), std::stoll(m[3])};
+    fills_of_tile[plan.linear_index(e) / 4].insert(m[1]);
+    fills.insert(m[1]);
   }
   EXPECT_EQ(fills_of_tile.size(), 6u);
   EXPECT_EQ(fills.size(), 6u);
@@ -569,21 +564,14 @@ TEST(DrawSvg, Figure2OutlinesTheSecondLevelTiles) {
   const std::string svg = draw_and_render(layout, "figure2");
   EXPECT_EQ(problems_with_svg(svg, layout), std::vector<std::string>{});
   // Memory: 32 positions, one outline per 2x1 tile, two cells wide.
-  std::smatch cell;
-  ASSERT_TRUE(
-      std::regex_search(svg, cell, std::regex(R"re(width="(\d+)"[^>]* data-position="0")re")));
-  const std::regex outline(R"re(<rect class="second-level" [^>]*width="(\d+)")re");
-  int outlines = 0;
-  for (std::sregex_iterator m(svg.begin(), svg.end(), outline), end; m != end; ++m, ++outlines) {
-    EXPECT_EQ(std::stoll((*m)[1]), 2 * std::stoll(cell[1]));
-  }
-  EXPECT_EQ(outlines, 16);
+  std::vector<std::string> cell;
+  ASSERT_TRUE(search(svg, R"re(width="(\d+)"[^>]* data-position="0")re", &cell));
+  const auto outlines = find_all(svg, R"re(<rect class="second-level" [^>]*width="(\d+)")re");
+  for (const auto& m : outlines) EXPECT_EQ(std::stoll(m[1]), 2 * std::stoll(cell[1]));
+  EXPECT_EQ(outlines.size(), 16u);
   // Grid: the 2x1 tiles of a 4x8 array have edges above rows 0, 2 and 4 in
   // every column and left of columns 0..8 in every row: 3*8 + 9*4.
-  const std::regex edge(R"re(<line class="second-level")re");
-  EXPECT_EQ(
-      std::distance(std::sregex_iterator(svg.begin(), svg.end(), edge), std::sregex_iterator()),
-      3 * 8 + 9 * 4);
+  EXPECT_EQ(find_all(svg, R"re(<line class="second-level")re").size(), 3u * 8 + 9 * 4);
 }
 
 TEST(DrawSvg, EveryCatalogueLayoutDrawsOrIsTooLarge) {

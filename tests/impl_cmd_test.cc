@@ -12,12 +12,12 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "gen/reach.h"
 #include "tests/run_tilecheck.h"
+#include "tests/text_match.h"
 
 namespace {
 
@@ -25,27 +25,30 @@ using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::still_running;
 using tilecheck::cli_testing::tilecheck;
+using tilecheck::cli_testing::search;
 
 const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
 
-// Five generated layouts after the catalogue, no reach set: these tests are
+// Five generated layouts after the catalogue, no reach set, and fewer
+// positions checked one by one (1,024, then 256 sampled): these tests are
 // about the command front end (faults, flags, reports), which the catalogue
 // exercises; the generated TPU layouts are large, and each costs the checker
-// (built with the sanitizers here) seconds. The reach set has tests of its own.
+// (built with the sanitizers here) seconds. The reach set and the default
+// positions have tests of their own.
 Output gate_cmd(const std::string& command, std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"gate", "--impl-cmd", command, "--cases", "5", "--no-reach-set"};
+  std::vector<std::string> args = {"gate",    "--impl-cmd",         command, "--cases",   "5",
+                                   "--no-reach-set", "--exhaustive-limit", "1024",  "--samples", "256"};
   args.insert(args.end(), more.begin(), more.end());
   return tilecheck(args);
 }
 
 bool passed(const Output& r, const std::string& op) {
-  return std::regex_search(r.out, std::regex("\\n" + op + " +passed "));
+  return search(r.out, "\\n" + op + " +passed ");
 }
 
 std::string after(const std::string& text, const std::string& label) {
-  const std::regex line("\\n *" + label + " +([^\\n]*)");
-  std::smatch m;
-  return std::regex_search(text, m, line) ? m[1].str() : "";
+  std::vector<std::string> m;
+  return search(text, "\\n *" + label + " +([^\\n]*)", &m) ? m[1] : "";
 }
 
 // The example implementations, through both front ends: the Python one and
@@ -139,11 +142,11 @@ TEST_P(BothFrontEnds, EachBrokenVariantIsCaughtWithAMinimalCaseThatReproduces) {
       const std::string report = r.out.substr(at);
       EXPECT_EQ(after(report, "layout"), c.minimal_layout) << what << report;
       // The reproducing command fails the same way on the minimal layout.
-      std::smatch m;
-      ASSERT_TRUE(std::regex_search(report, m, std::regex("--layout '([^']*)'"))) << report;
+      std::vector<std::string> m;
+      ASSERT_TRUE(search(report, "--layout '([^']*)'", &m)) << report;
       std::vector<std::string> again_args = {"gate"};
       for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
-      again_args.insert(again_args.end(), {"--layout", m[1].str()});
+      again_args.insert(again_args.end(), {"--layout", m[1]});
       const Output again = tilecheck(again_args);
       EXPECT_EQ(again.exit_code, 1) << what << again.out;
       EXPECT_NE(again.out.find(std::string("\nFAILED ") + c.failed + "\n"), std::string::npos)
@@ -159,10 +162,10 @@ INSTANTIATE_TEST_SUITE_P(Examples, BothFrontEnds, testing::ValuesIn(kFrontEnds),
 
 // Bugs that only rare layouts show: a '*' under a minor_to_major that is
 // not the default, the half-filled last byte of a 4-bit array, an index past
-// 2^31. The default run (the reach set, gen/reach.h) must catch each, shrink
+// 2^31. The default run's layouts (the reach set, gen/reach.h) must catch each, shrink
 // it to a minimal case and print a reproduce line that fails again. The two
 // command front ends (the plugin runs the C++ command's code).
-TEST(ImplCmd, TheDefaultGateCatchesBugsOnlyRareLayoutsShow) {
+TEST(ImplCmd, TheDefaultLayoutsCatchBugsOnlyRareLayoutsShow) {
   struct Case {
     const char* bug;
     const char* type;  // the layouts of the bug's element type: the run narrowed to them
@@ -181,9 +184,12 @@ TEST(ImplCmd, TheDefaultGateCatchesBugsOnlyRareLayoutsShow) {
       // The catalogue and the reach set of the bug's element type (one
       // generated layout: they are not what this is about; the test budget
       // is), with a generous shrinking budget: the sanitizer build is slow.
+      // Fewer positions one by one (the edges the bugs break at, such as
+      // 2^31, are always among the sampled ones).
       std::vector<std::string> args = {"gate"};
       for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120"});
+      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120", "--exhaustive-limit",
+                               "1024", "--samples", "256"});
       const Output r = tilecheck(args);
       EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
       const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
@@ -287,9 +293,9 @@ TEST(ImplCmd, AFailureThatDependsOnEarlierRequestsIsSaidSoAndReplayed) {
       // The file: its header, then the first failure's sequence, its two
       // cases (then those of the other operations that failed).
       const std::string text = read_file(file);
-      EXPECT_TRUE(std::regex_search(text, std::regex("^\\{\"padding\":\"zero\",\"seed\":1,\"size_model\":\"exact\","
+      EXPECT_TRUE(search(text, "^\\{\"padding\":\"zero\",\"seed\":1,\"size_model\":\"exact\","
                                                      "\"tilecheck_replay\":1\\}\n\\{\"case\":\"[a-z_]+:f32\\[3,5\\]\\{1,0\\}\","
-                                                     "\"sequence\":1\\}\n\\{\"case\":\"[^\"]+\",\"failed\":\"[^\"]+\",\"sequence\":1\\}\n")))
+                                                     "\"sequence\":1\\}\n\\{\"case\":\"[^\"]+\",\"failed\":\"[^\"]+\",\"sequence\":1\\}\n"))
           << what << text;
       std::vector<std::string> replay = {"gate"};
       for (const std::string& flag : f.flags(bug)) replay.push_back(flag);
@@ -305,8 +311,7 @@ TEST(ImplCmd, AFailureThatDependsOnEarlierRequestsIsSaidSoAndReplayed) {
       correct.insert(correct.end(), {"--replay", file});
       const Output fine = tilecheck(correct);
       EXPECT_EQ(fine.exit_code, 0) << what << fine.out << fine.err;
-      EXPECT_TRUE(std::regex_search(
-          fine.out, std::regex("\nlayouts: [0-9]+ request sequences? from --replay, each asked of a new process \\(seed 1\\)\n")))
+      EXPECT_TRUE(search(fine.out, "\nlayouts: [0-9]+ request sequences? from --replay, each asked of a new process \\(seed 1\\)\n"))
           << fine.out;
     }
   }
@@ -384,11 +389,10 @@ TEST(ImplCmd, AHangIsKilledWithEveryProcessItStarted) {
 TEST(ImplCmd, OnlyWhatIsClaimedIsSent) {
   const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " claims_f32_plain");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(
-      r.out, m, std::regex("\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ")))
+  std::vector<std::string> m;
+  ASSERT_TRUE(search(r.out, "\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ", &m))
       << r.out;
-  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;  // most of the 45 layouts
+  EXPECT_GT(std::stoi(m[1]), 20) << r.out;  // most of the 45 layouts
   EXPECT_TRUE(passed(r, "linear_index")) << r.out;
 }
 
@@ -412,12 +416,11 @@ TEST(ImplCmd, SkippingWhatItClaimsFailsTheGate) {
   // Claims f32 and supports one f32 layout: every other claimed case skipped.
   const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " supports_one_f32");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(
-      r.out, m, std::regex("\\nconformance: FAILED \\(([0-9]+) cases skipped although claimed\\)\\n")))
+  std::vector<std::string> m;
+  ASSERT_TRUE(search(r.out, "\\nconformance: FAILED \\(([0-9]+) cases skipped although claimed\\)\\n", &m))
       << r.out;
-  EXPECT_GT(std::stoi(m[1].str()), 20) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n  pack +f32 +1 +[1-9][0-9]* +0 +0 +0\\n"))) << r.out;
+  EXPECT_GT(std::stoi(m[1]), 20) << r.out;
+  EXPECT_TRUE(search(r.out, "\\n  pack +f32 +1 +[1-9][0-9]* +0 +0 +0\\n")) << r.out;
 }
 
 TEST(ImplCmd, ArraysPastTheGateLimitAreNotSentAndNeverFailACorrectImplementation) {
@@ -472,18 +475,16 @@ TEST(ImplCmd, KnownGapsAreWrittenReadAndMustStayGaps) {
   // Today's failures listed: the gate passes, and says how the gaps went.
   const Output listed = gate_cmd(broken, with({"--skip-file", skips}));
   EXPECT_EQ(listed.exit_code, 0) << listed.out;
-  EXPECT_TRUE(std::regex_search(listed.out,
-                                std::regex("\\nknown gaps \\(--skip\\): ([0-9]+) cases matched, \\1 "
-                                           "failed, 0 skipped, 0 passed\\n")))
+  EXPECT_TRUE(search(listed.out, "\\nknown gaps \\(--skip\\): ([0-9]+) cases matched, \\1 "
+                                           "failed, 0 skipped, 0 passed\\n"))
       << listed.out;
   // Fixed: the listed cases pass, which --skips-must-fail reports as a failure.
   const Output fixed = gate_cmd(kExample, with({"--skip-file", skips}));
   EXPECT_EQ(fixed.exit_code, 0) << fixed.out;
   const Output stale = gate_cmd(kExample, with({"--skip-file", skips, "--skips-must-fail"}));
   EXPECT_EQ(stale.exit_code, 1) << stale.out;
-  EXPECT_TRUE(std::regex_search(stale.out,
-                                std::regex("\\nconformance: FAILED \\([0-9]+ cases listed as known "
-                                           "gaps that pass\\)\\n")))
+  EXPECT_TRUE(search(stale.out, "\\nconformance: FAILED \\([0-9]+ cases listed as known "
+                                           "gaps that pass\\)\\n"))
       << stale.out;
   // Globs: every case of a 4-bit type, whatever the operation.
   const Output glob = gate_cmd(broken, with({"--skip", "*:s4*", "--skip", "*:f4e2m1fn*"}));
@@ -528,11 +529,11 @@ TEST(ImplCmd, JunitAndJsonVerdictsForCi) {
   EXPECT_EQ(j["failures"], nlohmann::json::parse(R"j(["pack","unpack","relayout"])j"));
   const std::string xml = read_file(junit);
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 0), 0u) << xml;
-  EXPECT_TRUE(std::regex_search(xml, std::regex("<testsuite name=\"pack\" tests=\"[0-9]+\" "
-                                                "failures=\"[1-9][0-9]*\" errors=\"0\"")))
+  EXPECT_TRUE(search(xml, "<testsuite name=\"pack\" tests=\"[0-9]+\" "
+                                                "failures=\"[1-9][0-9]*\" errors=\"0\""))
       << xml;
-  EXPECT_TRUE(std::regex_search(xml, std::regex("<testsuite name=\"linear_index\" tests=\"[0-9]+\" "
-                                                "failures=\"0\" errors=\"0\"")))
+  EXPECT_TRUE(search(xml, "<testsuite name=\"linear_index\" tests=\"[0-9]+\" "
+                                                "failures=\"0\" errors=\"0\""))
       << xml;
   EXPECT_NE(xml.find("<testcase classname=\"pack\" name=\"s4[16,256]{1,0:T(8,128)(8,1)E(4)}\">\n"
                      "      <failure message=\"wrong packed bytes\">minimal case: s4[]\n"),
@@ -550,9 +551,8 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
   const Output narrow =
       gate_cmd(kExample, {"--profile", "tpu", "--types", "bf16,s4", "--max-rank", "2"});
   EXPECT_EQ(narrow.exit_code, 0) << narrow.out;
-  EXPECT_TRUE(std::regex_search(
-      narrow.out, std::regex("layouts: [0-9]+ from the catalogue, [0-9]+ from the reach set \\([0-9]+ more left out by "
-                             "--max-rank or --types\\), then 5 generated")))
+  EXPECT_TRUE(search(narrow.out, "layouts: [0-9]+ from the catalogue, [0-9]+ from the reach set \\([0-9]+ more left out by "
+                             "--max-rank or --types\\), then 5 generated"))
       << narrow.out;
   EXPECT_EQ(gate_cmd(kExample, {"--profile", "cpu"}).exit_code, 2);
   EXPECT_EQ(gate_cmd(kExample, {"--types", "f33"}).exit_code, 2);
@@ -560,8 +560,12 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
 
 // The default run reaches every form of layout in both dim orders, for
 // every width class and operation (gen/reach.h, conformance/coverage.h).
+// Coverage counts layouts and operations, not positions: fewer positions
+// one by one keep the sanitizer build quick (the whole default run is
+// BothFrontEnds.TheExamplesPassEveryOperationTheyOffer/PythonCmd's).
 TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
-  const Output r = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--json"});
+  const Output r = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--json",
+                              "--exhaustive-limit", "1024", "--samples", "256"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["coverage"]["holes"].size(), 0u) << j["coverage"]["holes"].dump();
@@ -582,7 +586,7 @@ TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
   // Narrowed to f32, the other width classes are not holes but unclaimed;
   // the text form says so.
   const Output f32 = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage",
-                                "--types", "f32", "--cases", "5"});
+                                "--types", "f32", "--cases", "5", "--exhaustive-limit", "1024", "--samples", "256"});
   ASSERT_EQ(f32.exit_code, 0) << f32.err;
   EXPECT_NE(f32.out.find("\nholes (required, not reached): none\nnot reached because no type of the width class "
                          "is claimed: "),
@@ -616,9 +620,8 @@ TEST(ImplCmd, FloatArithmeticIsReportedByItsValueClass) {
       gate_cmd(std::string(EXAMPLE_IMPL_CMD) + " --bug float_arithmetic", {"--limit", "memory=0", "--types", "f32,bf16"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("\nFAILED pack: wrong packed bytes\n"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::regex_search(
-      r.out, std::regex("\n    value classes +only floating-point values differ, each within its class: [0-9]+ "
-                        "signalling NaNs? written quiet.*float arithmetic instead of copying their bits")))
+  EXPECT_TRUE(search(r.out, "\n    value classes +only floating-point values differ, each within its class: [0-9]+ "
+                        "signalling NaNs? written quiet.*float arithmetic instead of copying their bits"))
       << r.out;
 }
 
