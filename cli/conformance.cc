@@ -66,10 +66,8 @@ std::vector<TypeCounts> counts_by_type(const ConformanceReport& r) {
   }
   // Operation by operation, in the table's order.
   const auto rank = [](const std::string& f) {
-    for (size_t i = 0; i < std::size(conformance::kFunctions); ++i) {
-      if (f == function_name(conformance::kFunctions[i])) return i;
-    }
-    return std::size(conformance::kFunctions);
+    const std::optional<conformance::ImplFunction> g = conformance::function_named(f);
+    return g ? static_cast<size_t>(*g) : std::size(conformance::kFunctions);
   };
   std::stable_sort(out.begin(), out.end(), [&](const TypeCounts& a, const TypeCounts& b) {
     return rank(a.function) < rank(b.function);
@@ -371,17 +369,9 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
     }
   }
   for (const std::string& name : o.required) {
-    const auto it = std::find_if(std::begin(conformance::kFunctions),
-                                 std::end(conformance::kFunctions),
-                                 [&](conformance::ImplFunction f) { return name == function_name(f); });
-    if (it == std::end(conformance::kFunctions)) {
-      std::string known;
-      for (conformance::ImplFunction f : conformance::kFunctions) {
-        known += (known.empty() ? "" : ", ") + std::string(function_name(f));
-      }
-      throw Error("--require: unknown operation '" + name + "' (known: " + known + ")");
-    }
-    rules.required.push_back(*it);
+    const std::optional<conformance::ImplFunction> f = conformance::function_named(name);
+    if (!f) throw Error("--require: unknown operation '" + name + "' (known: " + conformance::function_names() + ")");
+    rules.required.push_back(*f);
   }
   rules.stream.profile = *gen::profile_from_name(o.profile);
   rules.stream.max_rank = o.max_rank;

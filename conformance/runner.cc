@@ -394,11 +394,6 @@ std::vector<ShapeWithLayout> simpler_layouts(const ShapeWithLayout& s) {
 }
 
 
-std::chrono::steady_clock::time_point deadline_after(double seconds) {
-  return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                std::chrono::duration<double>(seconds));
-}
-
 // Whether `c` may be tried as a simpler case of a failure of `f`: a valid
 // layout the implementation claims, with no more positions to check than
 // `budget`.
@@ -505,12 +500,11 @@ std::optional<std::pair<std::vector<RequestCase>, Verdict>> shortest_earlier(
     return true;
   };
   std::optional<std::vector<RequestCase>> best;
-  for (size_t k = 1; k <= earlier.size() && !stopped; k = k == earlier.size() ? k + 1 : std::min(2 * k, earlier.size())) {
-    const std::span<const RequestCase> suffix(earlier.data() + earlier.size() - k, k);
-    if (fails_after(suffix)) {
-      best.emplace(suffix.begin(), suffix.end());
-      break;
-    }
+  for (size_t k = 1; !earlier.empty() && !best && !stopped; k *= 2) {
+    const size_t n = std::min(k, earlier.size());
+    const std::span<const RequestCase> suffix(earlier.data() + earlier.size() - n, n);
+    if (fails_after(suffix)) best.emplace(suffix.begin(), suffix.end());
+    if (n == earlier.size()) break;
   }
   if (!best) return std::nullopt;
   size_t chunk = std::max<size_t>(1, best->size() / 2);
@@ -646,6 +640,19 @@ std::string shell_quote(const std::string& s) {
 }
 
 const char* function_name(ImplFunction f) { return info(f).name; }
+
+std::optional<ImplFunction> function_named(std::string_view name) {
+  for (ImplFunction f : kFunctions) {
+    if (name == function_name(f)) return f;
+  }
+  return std::nullopt;
+}
+
+std::string function_names() {
+  std::string names;
+  for (ImplFunction f : kFunctions) names += (names.empty() ? "" : ", ") + std::string(function_name(f));
+  return names;
+}
 const char* case_unit(ImplFunction f) { return info(f).case_unit; }
 bool is_buffer_function(ImplFunction f) {
   return f == ImplFunction::kPack || f == ImplFunction::kUnpack || f == ImplFunction::kRelayout;
@@ -817,12 +824,9 @@ std::string RequestCase::id() const { return std::string(function_name(function)
 
 RequestCase parse_case_id(const std::string& id) {
   const size_t colon = id.find(':');
-  const std::string op = id.substr(0, colon);
-  const auto f = std::find_if(std::begin(kFunctions), std::end(kFunctions),
-                              [&](ImplFunction g) { return op == function_name(g); });
-  if (colon == std::string::npos || f == std::end(kFunctions)) {
-    throw Error("'" + id + "' is not a case: expected OPERATION:LAYOUT with OPERATION one of linear_index, pack, "
-                "byte_size, delinearize, unpack, relayout, parse");
+  const std::optional<ImplFunction> f = function_named(id.substr(0, colon));
+  if (colon == std::string::npos || !f) {
+    throw Error("'" + id + "' is not a case: expected OPERATION:LAYOUT with OPERATION one of " + function_names());
   }
   return {*f, parse_shape(id.substr(colon + 1))};
 }

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,8 @@ constexpr ImplFunction kFunctions[] = {ImplFunction::kLinearIndex, ImplFunction:
                                        ImplFunction::kParse};
 
 const char* function_name(ImplFunction f);  // "linear_index", "pack", "byte_size", ...
+std::optional<ImplFunction> function_named(std::string_view name);  // the inverse, if a function has it
+std::string function_names();                                       // all of them, ", "-separated
 // pack, unpack and relayout: the operations that send or receive buffers.
 bool is_buffer_function(ImplFunction f);
 const char* case_unit(ImplFunction f);      // what one case is: "elements", "buffers", "sizes"

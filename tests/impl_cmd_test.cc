@@ -354,6 +354,11 @@ TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
     EXPECT_EQ(r.exit_code, 1) << c.mode << r.out << r.err;
     EXPECT_NE(r.out.find(std::string("\nFAILED ") + c.failed), std::string::npos)
         << c.mode << r.out;
+    // What the implementation wrote to its standard error is in the report.
+    if (std::string(c.mode) == "crash_on_pack") {
+      EXPECT_NE(after(r.out, "it printed").find("faulty_impl_cmd: about to crash in pack"), std::string::npos)
+          << r.out;
+    }
     const std::string op(c.failed, std::string(c.failed).find(':'));
     for (const char* other :
          {"linear_index", "pack", "byte_size", "delinearize", "unpack", "relayout"}) {
@@ -362,11 +367,6 @@ TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
       }
     }
   }
-  // What the implementation wrote to its standard error is in the report.
-  const Output crash = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " crash_on_pack");
-  EXPECT_NE(after(crash.out, "it printed").find("faulty_impl_cmd: about to crash in pack"),
-            std::string::npos)
-      << crash.out;
 }
 
 TEST(ImplCmd, AHangIsKilledWithEveryProcessItStarted) {
