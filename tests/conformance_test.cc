@@ -19,13 +19,13 @@ using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::still_running;
 using tilecheck::cli_testing::tilecheck;
+using tilecheck::cli_testing::with_fewer_positions;
 using tilecheck::cli_testing::full_match;
 using tilecheck::cli_testing::replace_all;
 using tilecheck::cli_testing::search;
 
 // Sampling instead of every element on the larger catalogue layouts (every
 // element of the generated ones): the runs stay at seconds under ASan.
-const std::string kQuick[] = {"--exhaustive-limit", "1024", "--samples", "256"};
 
 // The value after `label` on the line that starts with it (after spaces).
 std::string field(const std::string& text, const std::string& label) {
@@ -35,7 +35,7 @@ std::string field(const std::string& text, const std::string& label) {
 
 TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
   const Output r = tilecheck(
-      {"gate", "--impl", EXAMPLE_IMPL, "--cases", "60", kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+      with_fewer_positions({"gate", "--impl", EXAMPLE_IMPL, "--cases", "60"}));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_TRUE(search(r.out, "layouts: 40 from the catalogue, [1-9][0-9]* from the reach set, then 60 generated \\(seed 1\\)"))
@@ -50,8 +50,7 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
 }
 
 TEST(Conformance, JsonReportsCountsPerFunction) {
-  const Output r = tilecheck({"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json", kQuick[0],
-                              kQuick[1], kQuick[2], kQuick[3]});
+  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["ok"].get<bool>());
@@ -72,7 +71,7 @@ TEST(Conformance, JsonReportsCountsPerFunction) {
 
 TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   const Output r = tilecheck(
-      {"gate", "--impl", FIRST_TILE_SIZE_IMPL, kQuick[0], kQuick[1], kQuick[2], kQuick[3]});
+      with_fewer_positions({"gate", "--impl", FIRST_TILE_SIZE_IMPL}));
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("\nFAILED byte_size: wrong byte size\n"), std::string::npos) << r.out;
@@ -141,8 +140,7 @@ TEST(Conformance, SizeModelXlaChecksAgainstXlasArraySize) {
 }
 
 TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
-  const Output r = tilecheck({"gate", "--impl", CRASHING_IMPL, "--cases", "20", kQuick[0],
-                              kQuick[1], kQuick[2], kQuick[3]});
+  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", CRASHING_IMPL, "--cases", "20"}));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("\nFAILED linear_index: crashed: killed by signal 6 (SIGABRT)\n"),

@@ -25,6 +25,7 @@ using tilecheck::cli_testing::Output;
 using tilecheck::cli_testing::read_file;
 using tilecheck::cli_testing::still_running;
 using tilecheck::cli_testing::tilecheck;
+using tilecheck::cli_testing::with_fewer_positions;
 using tilecheck::cli_testing::search;
 
 const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
@@ -36,8 +37,8 @@ const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
 // (built with the sanitizers here) seconds. The reach set and the default
 // positions have tests of their own.
 Output gate_cmd(const std::string& command, std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"gate",    "--impl-cmd",         command, "--cases",   "5",
-                                   "--no-reach-set", "--exhaustive-limit", "1024",  "--samples", "256"};
+  std::vector<std::string> args =
+      with_fewer_positions({"gate", "--impl-cmd", command, "--cases", "5", "--no-reach-set"});
   args.insert(args.end(), more.begin(), more.end());
   return tilecheck(args);
 }
@@ -96,7 +97,7 @@ TEST_P(BothFrontEnds, TheExamplesPassEveryOperationTheyOffer) {
     // both share example_impl.h, so the library's run here checks its front end.
     std::vector<std::string> more;
     if (std::string(f.id) == "CppCmd") more = {"--no-reach-set"};
-    if (std::string(f.id) == "CppPlugin") more = {"--no-reach-set", "--exhaustive-limit", "1024", "--samples", "256"};
+    if (std::string(f.id) == "CppPlugin") more = with_fewer_positions({"--no-reach-set"});
     const Output r = gate_with(f.flags(""), more);
     EXPECT_EQ(r.exit_code, 0) << f.name << r.out << r.err;
     for (const char* op : {"linear_index", "pack", "byte_size", "delinearize", "unpack", "relayout"}) {
@@ -188,9 +189,8 @@ TEST(ImplCmd, TheDefaultLayoutsCatchBugsOnlyRareLayoutsShow) {
       // 2^31, are always among the sampled ones).
       std::vector<std::string> args = {"gate"};
       for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120", "--exhaustive-limit",
-                               "1024", "--samples", "256"});
-      const Output r = tilecheck(args);
+      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120"});
+      const Output r = tilecheck(with_fewer_positions(args));
       EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
       const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
       ASSERT_NE(at, std::string::npos) << what << r.out;
@@ -564,8 +564,8 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
 // one by one keep the sanitizer build quick (the whole default run is
 // BothFrontEnds.TheExamplesPassEveryOperationTheyOffer/PythonCmd's).
 TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
-  const Output r = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--json",
-                              "--exhaustive-limit", "1024", "--samples", "256"});
+  const Output r = tilecheck(
+      with_fewer_positions({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--json"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["coverage"]["holes"].size(), 0u) << j["coverage"]["holes"].dump();
@@ -585,8 +585,8 @@ TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
   }
   // Narrowed to f32, the other width classes are not holes but unclaimed;
   // the text form says so.
-  const Output f32 = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage",
-                                "--types", "f32", "--cases", "5", "--exhaustive-limit", "1024", "--samples", "256"});
+  const Output f32 = tilecheck(with_fewer_positions(
+      {"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--types", "f32", "--cases", "5"}));
   ASSERT_EQ(f32.exit_code, 0) << f32.err;
   EXPECT_NE(f32.out.find("\nholes (required, not reached): none\nnot reached because no type of the width class "
                          "is claimed: "),

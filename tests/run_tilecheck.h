@@ -64,6 +64,14 @@ inline Output run_binary(const char* binary, const std::vector<std::string>& arg
 
 inline Output tilecheck(const std::vector<std::string>& args) { return run_binary(TILECHECK_BINARY, args); }
 
+// `args` and gate flags that check fewer positions one by one than the
+// default (1,024, then 256 sampled), for a test about something other than
+// the positions a run covers: the sanitizer build checks each slowly.
+inline std::vector<std::string> with_fewer_positions(std::vector<std::string> args) {
+  args.insert(args.end(), {"--exhaustive-limit", "1024", "--samples", "256"});
+  return args;
+}
+
 inline void expect_ok(const Output& r) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
