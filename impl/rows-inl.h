@@ -70,27 +70,54 @@ HWY_INLINE void Rows8U4Step(const uint8_t* r, int64_t stride, uint8_t* out) {
   };
   Put4Way<kStream>(byte(0), byte(1), byte(2), byte(3), out);
 }
-template <int kBit>
-HWY_INLINE hn::Vec<D8> GatherBit(const uint8_t* row, hn::Vec<D8> acc) {
-  const D8 d;
-  return hn::Or(acc, hn::ShiftLeft<kBit>(hn::And(hn::LoadU(d, row), hn::Set(d, 1))));
+// Bit 0 of each byte of `row`, moved to bit kBit, or-ed into `acc`. Bit 0
+// alone shifted left by at most 7 stays in its byte, so a 16-bit shift is
+// exact (x86 has no 8-bit one).
+template <int kBit, class D>
+HWY_INLINE hn::Vec<D> GatherBit(D d, const uint8_t* row, hn::Vec<D> acc) {
+  const hn::Repartition<uint16_t, D> d16;
+  const auto bit = hn::BitCast(d16, hn::And(hn::LoadU(d, row), hn::Set(d, 1)));
+  return hn::Or(acc, hn::BitCast(d, hn::ShiftLeft<kBit>(bit)));
+}
+// Byte k of the columns at `r`: bit i from row 8k+i.
+template <class D>
+HWY_INLINE hn::Vec<D> GatherByte(D d, const uint8_t* r, int64_t s, int k) {
+  const uint8_t* q = r + (8 * k) * s;
+  auto acc = hn::And(hn::LoadU(d, q), hn::Set(d, 1));
+  acc = GatherBit<1>(d, q + s, acc);
+  acc = GatherBit<2>(d, q + 2 * s, acc);
+  acc = GatherBit<3>(d, q + 3 * s, acc);
+  acc = GatherBit<4>(d, q + 4 * s, acc);
+  acc = GatherBit<5>(d, q + 5 * s, acc);
+  acc = GatherBit<6>(d, q + 6 * s, acc);
+  acc = GatherBit<7>(d, q + 7 * s, acc);
+  return acc;
 }
 template <bool kStream>
 HWY_INLINE void Rows32U1Step(const uint8_t* r, int64_t s, uint8_t* out) {
-  auto byte = [&](int k) {
-    const uint8_t* q = r + (8 * k) * s;
-    auto acc = hn::Zero(D8());
-    acc = GatherBit<0>(q, acc);
-    acc = GatherBit<1>(q + s, acc);
-    acc = GatherBit<2>(q + 2 * s, acc);
-    acc = GatherBit<3>(q + 3 * s, acc);
-    acc = GatherBit<4>(q + 4 * s, acc);
-    acc = GatherBit<5>(q + 5 * s, acc);
-    acc = GatherBit<6>(q + 6 * s, acc);
-    acc = GatherBit<7>(q + 7 * s, acc);
-    return acc;
-  };
-  Put4Way<kStream>(byte(0), byte(1), byte(2), byte(3), out);
+  const D8 d;
+  Put4Way<kStream>(GatherByte(d, r, s, 0), GatherByte(d, r, s, 1), GatherByte(d, r, s, 2), GatherByte(d, r, s, 3),
+                   out);
+}
+// A line (kLineBytes columns) of each of the 32 rows. The rows are often a
+// multiple of 4 KiB apart, so they share one L1 set, and 32 lines of one set
+// are more than L1's ways: a step of 16 columns over all 32 rows would find
+// each line evicted when it comes back for the next 16. Here each group of
+// 8 rows is read whole, line by line, into byte k of the 64 columns in
+// `stage`, before the next group; then the four bytes are interleaved.
+template <bool kStream>
+HWY_INLINE void Rows32U1Line(const uint8_t* r, int64_t s, uint8_t* out) {
+  const hn::CappedTag<uint8_t, kLineBytes> d;  // SVE's vectors may be wider than a line
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  HWY_ALIGN uint8_t stage[4 * kLineBytes];
+  for (int k = 0; k < 4; ++k) {
+    for (int64_t j = 0; j < kLineBytes; j += N) hn::Store(GatherByte(d, r + j, s, k), d, stage + k * kLineBytes + j);
+  }
+  const D8 d8;
+  for (int64_t j = 0; j < kLineBytes; j += 16) {
+    Put4Way<kStream>(hn::Load(d8, stage + j), hn::Load(d8, stage + kLineBytes + j),
+                     hn::Load(d8, stage + 2 * kLineBytes + j), hn::Load(d8, stage + 3 * kLineBytes + j), out + 4 * j);
+  }
 }
 #endif
 
@@ -149,19 +176,28 @@ void PackRows8U4(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_
 // for their lines kRowsAhead bytes further on.
 constexpr int64_t kRowsAhead = 512;
 void PackRows32U1(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
+  int64_t lines = 0;
+#if HWY_TARGET != HWY_SCALAR
+  auto by_line = [&](auto s) {
+    for (; lines + kLineBytes <= n; lines += kLineBytes) {
+      if (lines + kRowsAhead < n) {
+        for (int r = 0; r < 32; ++r) hwy::Prefetch(dense + r * row_stride + lines + kRowsAhead);
+      }
+      Rows32U1Line<decltype(s)::value>(dense + lines, row_stride, phys + 4 * lines);
+    }
+  };
+  stream && reinterpret_cast<uintptr_t>(phys) % 16 == 0 ? by_line(std::true_type()) : by_line(std::false_type());
+#endif
+  const uint8_t* rest = dense + lines;
+  uint8_t* rest_out = phys + 4 * lines;
   Columns(
-      n, 16, phys, stream,
-      [&](int64_t c, auto s) {
-        if (c % 64 == 0 && c + kRowsAhead < n) {
-          for (int r = 0; r < 32; ++r) hwy::Prefetch(dense + r * row_stride + c + kRowsAhead);
-        }
-        Rows32U1Step<decltype(s)::value>(dense + c, row_stride, phys + 4 * c);
-      },
+      n - lines, 16, rest_out, stream,
+      [&](int64_t c, auto s) { Rows32U1Step<decltype(s)::value>(rest + c, row_stride, rest_out + 4 * c); },
       [&](int64_t c) {
         for (int k = 0; k < 4; ++k) {
           uint8_t v = 0;
-          for (int i = 0; i < 8; ++i) v |= static_cast<uint8_t>((dense[(8 * k + i) * row_stride + c] & 1) << i);
-          phys[4 * c + k] = v;
+          for (int i = 0; i < 8; ++i) v |= static_cast<uint8_t>((rest[(8 * k + i) * row_stride + c] & 1) << i);
+          rest_out[4 * c + k] = v;
         }
       });
 }
