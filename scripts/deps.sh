@@ -1,10 +1,12 @@
 # Debian packages tilecheck needs, installed only when missing.
 # Sourced by the scripts; call `tilecheck_install_deps main` (what the main
-# job, scripts/run, uses) or `tilecheck_install_deps all` (everything: the
-# tests, the benchmarks and the fuzzers as well).
+# job, scripts/run, uses), `tilecheck_install_deps test` (what scripts/test
+# uses as well) or `tilecheck_install_deps all` (everything: the tests that
+# build the project again, the benchmarks and the fuzzers as well).
 # To add a package: one line in the list it belongs to, with why it is there.
-# A package only the tests, benchmarks or fuzzers use goes in the second list:
-# the build detects it and disables what needs it when it is missing.
+# A package only the tests, benchmarks or fuzzers use goes in the second or
+# third list: the build detects it and disables what needs it when it is
+# missing.
 
 # Needed to build and run `tilecheck gate` (scripts/run).
 tilecheck_main_packages=(
@@ -21,8 +23,7 @@ tilecheck_main_packages=(
 # Needed only by the tests (scripts/test), the benchmarks and the fuzzers.
 tilecheck_test_packages=(
   libgtest-dev        # GoogleTest: the unit tests under ctest
-  clang               # second compiler; the libFuzzer targets build with it
-  libclang-rt-14-dev  # libFuzzer, FuzzedDataProvider.h and the sanitizer runtimes for clang
+  libclang-rt-14-dev  # FuzzedDataProvider.h (the fuzz targets' replay build), libFuzzer and clang's sanitizer runtimes
   libbenchmark-dev    # Google Benchmark: bench/
   libdnnl-dev         # oneDNN: a peer reorder for bench/ and the oneDNN cross-check test
   ocl-icd-opencl-dev  # OpenCL: oneDNN's CMake package requires it (only a Recommends of libdnnl-dev)
@@ -30,12 +31,20 @@ tilecheck_test_packages=(
   librsvg2-bin        # rsvg-convert: a test renders the SVG figures
   python3             # scripts/bench's report; the Python example implementation and the gate protocol's tests
   python3-jsonschema  # a test validates a recorded gate protocol exchange against docs/protocol-v1.schema.json
+  pkgconf             # pkg-config: the package tests build against tilecheck.pc
+)
+
+# Needed only by the tests that build the project again (ctest label
+# "builds", scripts/test-builds), the fuzzing scripts and the Python
+# package: scripts/test leaves them out, which saves a new machine their
+# download and installation.
+tilecheck_builds_packages=(
+  clang               # second compiler; the libFuzzer targets build with it (the OSS-Fuzz build test)
   python3-pybind11    # the Python package (python/): C++ bindings (pulls pybind11-dev)
   python3-dev         # the Python package: Python's headers
   python3-numpy       # the Python package: arrays in and out of pack, unpack, the index batches
   python3-pytest      # the Python package's tests
   python3-hypothesis  # the Python package's strategies (tilecheck.strategies) and property tests
-  pkgconf             # pkg-config: the package tests build against tilecheck.pc
   zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
   unzip               # scripts/oss-fuzz-local checks the seed corpus zips
   jq                  # scripts/ci-example.sh (run by a test) reads the gate's JSON verdict
@@ -53,14 +62,19 @@ tilecheck_arm_packages=(
   libgtest-dev:arm64        # GoogleTest, arm64 build
 )
 
-# tilecheck_install_deps [main|all|arm]: installs what is missing of the main
-# list, of the main and test lists (the default), or of the Arm list.
+# tilecheck_install_deps [main|test|all|arm]: installs what is missing of the
+# main list, of the main and test lists, of those and the builds list (the
+# default), or of the Arm list.
 tilecheck_install_deps() {
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
-    all) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" ;;
+    test) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" ;;
+    all)
+      tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" \
+        "${tilecheck_builds_packages[@]}"
+      ;;
     arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;
-    *) echo "tilecheck_install_deps: expected 'main', 'all' or 'arm', got '$1'" >&2; return 2 ;;
+    *) echo "tilecheck_install_deps: expected 'main', 'test', 'all' or 'arm', got '$1'" >&2; return 2 ;;
   esac
 }
 
