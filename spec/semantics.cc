@@ -176,7 +176,7 @@ void for_each_element_position(const ShapeWithLayout& shape, F f) {
   for (int64_t begin = 0; begin < count; begin += kBatch) {
     const int64_t n = std::min(kBatch, count - begin);
     // Coordinate k of element begin + j, row-major: ((begin + j) / stride_k) mod d_k.
-    std::vector<Column> element(shape.dims.size(), Column{std::vector<int64_t>(n), 0});
+    std::vector<Column> element(shape.dims.size(), Column{ColumnDomain::Entries(n), 0});
     int64_t stride = 1;
     for (size_t k = shape.dims.size(); k-- > 0;) {
       for (int64_t j = 0; j < n; ++j) element[k].entries[j] = (begin + j) / stride % shape.dims[k];

@@ -20,7 +20,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -86,13 +88,39 @@ struct Int64Domain {
 // reference pack and unpack run linear_index_with_tile over it for a batch
 // of elements at once: the same formulas, with one allocation per operation
 // on a column per batch instead of several per element.
+// Where a column's entries live: a pool of this thread's, kept for the
+// thread's life. A batch of elements makes dozens of short-lived columns of
+// the same size; from the general heap each would be an allocation of its own
+// (and, in a sanitizer build, a recorded stack trace and fresh pages each),
+// from the pool they reuse the same blocks. Stateless, so a copied or moved
+// column's entries stay in the pool too.
+template <class T>
+struct ColumnAllocator {
+  using value_type = T;
+  ColumnAllocator() = default;
+  template <class U>
+  ColumnAllocator(const ColumnAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(pool().allocate(n * sizeof(T), alignof(T))); }
+  void deallocate(T* p, size_t n) { pool().deallocate(p, n * sizeof(T), alignof(T)); }
+  friend bool operator==(ColumnAllocator, ColumnAllocator) { return true; }
+
+ private:
+  static std::pmr::memory_resource& pool() {
+    // Blocks up to a whole batch's column (4,096 entries) are pooled.
+    thread_local std::pmr::unsynchronized_pool_resource resource(
+        std::pmr::pool_options{0, 4096 * sizeof(int64_t)});
+    return resource;
+  }
+};
+
 struct Column {
-  std::vector<int64_t> entries;  // one per element; empty: `same` for every element
+  std::vector<int64_t, ColumnAllocator<int64_t>> entries;  // one per element; empty: `same` for every element
   int64_t same = 0;
   int64_t operator[](size_t i) const { return entries.empty() ? same : entries[i]; }
 };
 
 struct ColumnDomain {
+  using Entries = decltype(Column::entries);
   using Value = Column;
   using Bool = Column;  // entries 0 or 1
 
@@ -109,7 +137,7 @@ struct ColumnDomain {
       return {constant(qr.quotient), constant(qr.remainder)};
     }
     const size_t n = entries(x, t);
-    DivMod<Value> out{{std::vector<int64_t>(n), 0}, {std::vector<int64_t>(n), 0}};
+    DivMod<Value> out{{Entries(n), 0}, {Entries(n), 0}};
     for (size_t i = 0; i < n; ++i) {
       const DivMod<int64_t> qr = Int64Domain{}.div_mod(x[i], t[i]);
       out.quotient.entries[i] = qr.quotient;
@@ -142,7 +170,7 @@ struct ColumnDomain {
   static Value map(const Value& x, const Value& y, F f) {
     if (x.entries.empty() && y.entries.empty()) return {{}, f(x.same, y.same)};
     const size_t n = entries(x, y);
-    Value out{std::vector<int64_t>(n), 0};
+    Value out{Entries(n), 0};
     for (size_t i = 0; i < n; ++i) out.entries[i] = f(x[i], y[i]);
     return out;
   }
