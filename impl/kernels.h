@@ -36,6 +36,18 @@ void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, in
 void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                       bool sign);
 
+// Whether an unpack may write its dense rows with streaming stores: `rows`
+// rows of `n` bytes, `row_stride` bytes apart from `dense`, each written in
+// whole vectors of `vector_bytes` from its start, then a scalar tail. True
+// only when every streamed store is aligned to the vector (Highway's Stream
+// requires it: a misaligned one faults on x86) and no cache line is
+// written partly by streamed and partly by cached stores; true at least
+// when `dense`, `row_stride` and `n` are all whole vectors. Outside the
+// per-target kernels, so that one property checks it at every vector
+// width, 16 to 256 bytes, on any CPU (StreamedRowStoresAreAligned; each
+// condition's mutant: docs/COVERAGE.md).
+bool rows_streamable(uintptr_t dense, int64_t row_stride, int64_t n, int64_t vector_bytes);
+
 }  // namespace tilecheck::impl::kernels
 
 namespace tilecheck::impl::kernels {

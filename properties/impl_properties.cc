@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
+#include "impl/kernels.h"
 #include "check/agreement.h"
 #include "check/bitcast.h"
 #include "check/buffers.h"
@@ -372,6 +373,53 @@ void StridedViewsMatchSpec() {
   RC_ASSERT(std::all_of(untouched.begin(), untouched.end(), [](uint8_t b) { return b == kGarbage; }));
 }
 
+// 13. Where the row kernels stream (impl/kernels.h, rows_streamable), at
+// every vector width from 16 to 256 bytes whatever this CPU has: when it
+// says yes, every vector store of every row is aligned to the vector (a
+// misaligned streaming store faults on x86) and no cache line gets both
+// streamed and cached (tail) bytes; and it says yes at least when the
+// address, the row stride and the row length are whole vectors. Each of
+// the three is drawn a whole number of vectors half the time, so every
+// combination of aligned and not comes up.
+void StreamedRowStoresAreAligned() {
+  const int64_t N = *rc::gen::element<int64_t>(16, 32, 64, 128, 256);
+  const int64_t rows = *rc::gen::element<int64_t>(8, 32);  // the streamed unpacks' row counts
+  const auto vectors_plus_some = [&] {
+    const int64_t vectors = *rc::gen::inRange<int64_t>(0, 5);
+    const int64_t rest = *rc::gen::oneOf(rc::gen::just<int64_t>(0), rc::gen::inRange<int64_t>(1, N));
+    return vectors * N + rest;
+  };
+  const uintptr_t dense = (uintptr_t{1} << 20) + static_cast<uintptr_t>(vectors_plus_some());
+  const int64_t n = std::max<int64_t>(vectors_plus_some(), 1);
+  const int64_t row_stride = (n + N - 1) / N * N + vectors_plus_some();  // >= n, its own remainder
+  RC_LOG() << "vector " << N << " bytes, " << rows << " rows of " << n << " bytes, " << row_stride
+           << " apart, from an address " << dense % N << " past a vector\n";
+  const bool streamable = impl::kernels::rows_streamable(dense, row_stride, n, N);
+  if (dense % N == 0 && row_stride % N == 0 && n % N == 0) RC_ASSERT(streamable);
+  if (!streamable) return;
+  constexpr uintptr_t kLine = 64;
+  std::vector<uintptr_t> streamed_lines, cached_lines;
+  for (int64_t r = 0; r < rows; ++r) {
+    // Byte offsets from the row's start: [0, whole) streamed, [whole, n) cached.
+    const uintptr_t row = dense + static_cast<uintptr_t>(r * row_stride);
+    const auto at = [&](int64_t offset) { return row + static_cast<uintptr_t>(offset); };
+    const int64_t whole = n / N * N;
+    for (int64_t c = 0; c < whole; c += N) {
+      RC_ASSERT(at(c) % static_cast<uintptr_t>(N) == 0);
+      for (uintptr_t line = at(c) / kLine; line <= at(c + N - 1) / kLine; ++line) streamed_lines.push_back(line);
+    }
+    if (whole < n) {
+      for (uintptr_t line = at(whole) / kLine; line <= at(n - 1) / kLine; ++line) cached_lines.push_back(line);
+    }
+  }
+  std::sort(streamed_lines.begin(), streamed_lines.end());
+  std::sort(cached_lines.begin(), cached_lines.end());
+  std::vector<uintptr_t> both;
+  std::set_intersection(streamed_lines.begin(), streamed_lines.end(), cached_lines.begin(), cached_lines.end(),
+                        std::back_inserter(both));
+  RC_ASSERT(both.empty());
+}
+
 // 12. Row slices (impl::row_slice): the slices of a random cut of the
 // physical-major dim at multiples of the granularity lie end to end and
 // cover the physical buffer; packing each slice's elements into its range
@@ -569,6 +617,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "11. pack from and unpack into strided views of the dense array (gaps, any dim order, broadcast) == spec", &StridedViewsMatchSpec},
       {"ImplProperties", "RowSlicesMatchSpec", "p12_row_slices",
        "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
+      {"ImplProperties", "StreamedRowStoresAreAligned", "p13_stream_rules",
+       "13. where the row kernels stream, at every vector width: every vector store aligned, no line both streamed and cached", &StreamedRowStoresAreAligned},
       {"ImplProperties", "RelayoutBetweenSubTilingsMatchesSpec", "p5_relayout_sub_tiles",
        "5. the same between layouts that differ only in their sub-tiles (one pass over the tiles where they divide evenly)", &RelayoutBetweenSubTilingsMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
