@@ -36,9 +36,11 @@ void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, in
 void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                       bool sign);
 
-// Whether an unpack may write its dense rows with streaming stores: `rows`
-// rows of `n` bytes, `row_stride` bytes apart from `dense`, each written in
-// whole vectors of `vector_bytes` from its start, then a scalar tail. True
+// Whether an unpack may write its dense rows with streaming stores: rows
+// of `n` bytes, `row_stride` bytes apart from `dense`, each written in
+// whole vectors of `vector_bytes` from its start, then a scalar tail (the
+// 4-bit and 1-bit row unpacks, and the panels' (2,1) and (4,1) unzips,
+// where vectors are a line or wider). True
 // only when every streamed store is aligned to the vector (Highway's Stream
 // requires it: a misaligned one faults on x86) and no cache line is
 // written partly by streamed and partly by cached stores; true at least

@@ -242,7 +242,6 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
 HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream,
                             bool prefetch) {
   const int64_t nb = p.elem_bytes, g = p.group_rows, tc = p.tile_cols;
-  const int64_t lane_bytes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];  // one chunk: g rows of nc*nb bytes
   for (int64_t t = 0; t < tiles; ++t) {
@@ -269,7 +268,7 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
         } else {
           Unzip<false>(g, src, dst, p.row_stride, nc);
         }
-      } else if (stream && WholeVectors(dst, nc * nb) && p.row_stride % lane_bytes == 0) {
+      } else if (stream && RowsStreamable(dst, p.row_stride, nc * nb)) {
         Unzip<true>(g, src, dst, p.row_stride, nc);
       } else {
         Unzip<false>(g, src, dst, p.row_stride, nc);

@@ -237,13 +237,6 @@ void UnpackRows4U8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int6
   }
 }
 
-// Unpack may stream the dense rows when every row store is a whole
-// vector-aligned vector (kernels.h, rows_streamable).
-HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t n) {
-  const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
-  return rows_streamable(reinterpret_cast<uintptr_t>(dense), row_stride, n, N);
-}
-
 // The value of a nibble or bit already in a byte's low bits, as the dense
 // byte holds it: zero-extended, or sign-extended for a signed type
 // (docs/PROTOCOL.md, "Dense buffers").
