@@ -307,7 +307,20 @@ struct StridedView {
 // whose elements overlap. All code paths (thresholds lowered), lowered and
 // per-element layouts.
 void StridedViewsMatchSpec() {
-  const LayoutAndData v = *gen_layout_and_data();
+  // Half the cases on layouts shaped for the SIMD kernels, on one of the
+  // targets compiled in: the row interleaves and panels into rows whose
+  // stride is not a whole vector (a column range of a wider array).
+  const bool kernel_shaped = *rc::gen::arbitrary<bool>();
+  const LayoutAndData v = *gen_from_recipe([kernel_shaped](RcChoices& c) {
+    ShapeWithLayout shape = kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
+    return LayoutAndData{shape, make_dense_data(c, shape)};
+  });
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  RC_ASSERT(!targets.empty());
+  const int64_t simd_target = *rc::gen::elementOf(targets);
+  const ScopedTarget on(simd_target);
+  RC_LOG() << "target " << hwy::TargetName(simd_target) << "\n";
+  RC_TAG(kernel_shaped ? "kernel-shaped" : "recipe");
   const int64_t nb = v.shape.dense_element_bytes();
   const int64_t rank = v.shape.rank();
   std::vector<int64_t> order(rank);
@@ -614,7 +627,7 @@ std::vector<PropertyInfo> impl_property_suite() {
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "StridedViewsMatchSpec", "p11_strided",
-       "11. pack from and unpack into strided views of the dense array (gaps, any dim order, broadcast) == spec", &StridedViewsMatchSpec},
+       "11. pack from and unpack into strided views of the dense array (gaps, any dim order, broadcast) == spec, half on kernel-shaped layouts on one SIMD target", &StridedViewsMatchSpec},
       {"ImplProperties", "RowSlicesMatchSpec", "p12_row_slices",
        "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
       {"ImplProperties", "StreamedRowStoresAreAligned", "p13_stream_rules",
