@@ -412,11 +412,10 @@ void StreamedRowStoresAreAligned() {
   if (!streamable) return;
   constexpr uintptr_t kLine = 64;
   std::vector<uintptr_t> streamed_lines, cached_lines;
+  const int64_t whole = n / N * N;  // each row's bytes [0, whole) streamed, [whole, n) cached
   for (int64_t r = 0; r < rows; ++r) {
-    // Byte offsets from the row's start: [0, whole) streamed, [whole, n) cached.
     const uintptr_t row = dense + static_cast<uintptr_t>(r * row_stride);
     const auto at = [&](int64_t offset) { return row + static_cast<uintptr_t>(offset); };
-    const int64_t whole = n / N * N;
     for (int64_t c = 0; c < whole; c += N) {
       RC_ASSERT(at(c) % static_cast<uintptr_t>(N) == 0);
       for (uintptr_t line = at(c) / kLine; line <= at(c + N - 1) / kLine; ++line) streamed_lines.push_back(line);

@@ -167,14 +167,13 @@ namespace {
 // several per element.
 template <class F>
 void for_each_element_position(const ShapeWithLayout& shape, F f) {
-  constexpr int64_t kBatch = 4096;
   ColumnDomain a;
   std::vector<Column> dims;
   for (int64_t d : shape.dims) dims.push_back(a.constant(d));
   const LayoutLevels<ColumnDomain> layout = layout_levels(a, dims, shape.layout);
   const int64_t count = element_count(shape);
-  for (int64_t begin = 0; begin < count; begin += kBatch) {
-    const int64_t n = std::min(kBatch, count - begin);
+  for (int64_t begin = 0; begin < count; begin += kColumnBatch) {
+    const int64_t n = std::min(kColumnBatch, count - begin);
     // Coordinate k of element begin + j, row-major: ((begin + j) / stride_k) mod d_k.
     std::vector<Column> element(shape.dims.size(), Column{ColumnDomain::Entries(n), 0});
     int64_t stride = 1;

@@ -82,12 +82,10 @@ struct Int64Domain {
   }
 };
 
-// Checked int64 on columns: a Value is one int64 per element of a batch, or
-// one int64 for every element (a constant, a bound: no allocation), and each
-// operation applies Int64Domain's to every element, with the same checks. The
-// reference pack and unpack run linear_index_with_tile over it for a batch
-// of elements at once: the same formulas, with one allocation per operation
-// on a column per batch instead of several per element.
+// The most elements the reference pack and unpack index at once (one
+// batch: the length of every column they make).
+inline constexpr int64_t kColumnBatch = 4096;
+
 // Where a column's entries live: a pool of this thread's, kept for the
 // thread's life. A batch of elements makes dozens of short-lived columns of
 // the same size; from the general heap each would be an allocation of its own
@@ -106,13 +104,19 @@ struct ColumnAllocator {
 
  private:
   static std::pmr::memory_resource& pool() {
-    // Blocks up to a whole batch's column (4,096 entries) are pooled.
+    // Blocks up to a whole batch's column are pooled.
     thread_local std::pmr::unsynchronized_pool_resource resource(
-        std::pmr::pool_options{0, 4096 * sizeof(int64_t)});
+        std::pmr::pool_options{0, kColumnBatch * sizeof(int64_t)});
     return resource;
   }
 };
 
+// Checked int64 on columns: a Value is one int64 per element of a batch, or
+// one int64 for every element (a constant, a bound: no allocation), and each
+// operation applies Int64Domain's to every element, with the same checks. The
+// reference pack and unpack run linear_index_with_tile over it for a batch
+// of elements at once: the same formulas, with one column per operation per
+// batch instead of several allocations per element.
 struct Column {
   std::vector<int64_t, ColumnAllocator<int64_t>> entries;  // one per element; empty: `same` for every element
   int64_t same = 0;
