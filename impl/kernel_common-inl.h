@@ -45,18 +45,20 @@ HWY_INLINE bool NarrowerThanLine() {
   return static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>())) < kLineBytes;
 }
 
-// True when `base`, `a` and `b` are all whole lines (aligned address, byte
-// counts or strides multiples of a line; 0 is one).
-HWY_INLINE bool LinesWhole(const void* base, int64_t a, int64_t b) {
-  return reinterpret_cast<uintptr_t>(base) % kLineBytes == 0 && a % kLineBytes == 0 && b % kLineBytes == 0;
-}
-
 // An unpack may stream its dense rows (`n` bytes each, `row_stride` apart
 // from `dense`, whole vectors then a scalar tail) when every row store is a
 // whole vector-aligned vector (kernels.h, rows_streamable).
-HWY_INLINE bool RowsStreamable(const uint8_t* dense, int64_t row_stride, int64_t n) {
+HWY_INLINE bool RowsStreamable(const void* dense, int64_t row_stride, int64_t n) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
   return rows_streamable(reinterpret_cast<uintptr_t>(dense), row_stride, n, N);
+}
+
+// The same rule with the cache line as the unit, for kernels that stage
+// whole lines and stream them out (StreamRuns): true when `base`, `a` and
+// `b` are all whole lines (an aligned address; byte counts or strides that
+// are multiples of a line, 0 among them).
+HWY_INLINE bool LinesWhole(const void* base, int64_t a, int64_t b) {
+  return rows_streamable(reinterpret_cast<uintptr_t>(base), a, b, kLineBytes);
 }
 
 // Streams `rows` runs of `run` bytes, `run` bytes apart in the aligned

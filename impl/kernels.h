@@ -36,19 +36,22 @@ void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, in
 void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                       bool sign);
 
-// Whether an unpack may write its dense rows with streaming stores: rows
-// of `n` bytes, `row_stride` bytes apart from `dense`, each written in
-// whole vectors of `vector_bytes` from its start, then a scalar tail (the
-// 4-bit and 1-bit row unpacks, and the panels' (2,1) and (4,1) unzips,
-// where vectors are a line or wider). True
-// only when every streamed store is aligned to the vector (Highway's Stream
-// requires it: a misaligned one faults on x86) and no cache line is
-// written partly by streamed and partly by cached stores; true at least
-// when `dense`, `row_stride` and `n` are all whole vectors. Outside the
-// per-target kernels, so that one property checks it at every vector
-// width, 16 to 256 bytes, on any CPU (StreamedRowStoresAreAligned; each
+// Whether a kernel may write rows with streaming stores: rows of `n`
+// bytes, `row_stride` bytes apart from `dense`, each written in whole
+// units of `unit_bytes` from its start, then a scalar tail. The unit is the
+// vector where a kernel streams vectors of a line or wider straight to the
+// rows (the 4-bit and 1-bit row unpacks, the panels' (2,1) and (4,1)
+// unzips and their single-run copies), and the cache line where a kernel
+// with narrower vectors stages whole lines and streams them out (the same
+// kernels on AVX2, SSE4 and NEON, and the transposing panels). True only
+// when every streamed store is aligned to the unit (Highway's Stream
+// requires its vector's alignment: a misaligned one faults on x86) and no
+// cache line is written partly by streamed and partly by cached stores;
+// true at least when `dense`, `row_stride` and `n` are all whole units.
+// Outside the per-target kernels, so that one property checks it at every
+// unit from 16 to 256 bytes, on any CPU (StreamedRowStoresAreAligned; each
 // condition's mutant: docs/COVERAGE.md).
-bool rows_streamable(uintptr_t dense, int64_t row_stride, int64_t n, int64_t vector_bytes);
+bool rows_streamable(uintptr_t dense, int64_t row_stride, int64_t n, int64_t unit_bytes);
 
 }  // namespace tilecheck::impl::kernels
 

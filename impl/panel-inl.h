@@ -74,11 +74,9 @@ HWY_INLINE void CopyBytes(const uint8_t* HWY_RESTRICT from, uint8_t* HWY_RESTRIC
   if (i < bytes) std::memcpy(to + i, from + i, static_cast<size_t>(bytes - i));
 }
 
-// True when `bytes` at `to` are whole aligned vectors (streamable).
-HWY_INLINE bool WholeVectors(const void* to, int64_t bytes) {
-  const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
-  return reinterpret_cast<uintptr_t>(to) % static_cast<uintptr_t>(N) == 0 && bytes % N == 0;
-}
+// True when `bytes` at `to` are whole aligned vectors: one row for the
+// streaming rule (RowsStreamable).
+HWY_INLINE bool WholeVectors(const void* to, int64_t bytes) { return RowsStreamable(to, 0, bytes); }
 
 HWY_INLINE void Emit(const uint8_t* from, uint8_t* to, int64_t bytes, bool stream) {
   if (stream && WholeVectors(to, bytes)) {
