@@ -453,6 +453,37 @@ ShapeWithLayout make_bitcast_partner(C& c, const ShapeWithLayout& from, const Re
   return to;
 }
 
+// A layout of make_layout shaped for the impl's plan choices (the panel and
+// the transposing leaf, impl/schedule.cc), whose conditions decide on
+// layouts the general recipe draws rarely: half the time with 4-byte
+// elements (the only ones with a transposing leaf), and half the time of
+// rank 4 or more (dims of 2 to 5 added), untiled half of those, with its
+// outer dims in a random physical order, so that the digits right above
+// the minor dim are often not the next dense ones. Each shrinks back to
+// make_layout's layout.
+template <LayoutChoices C>
+ShapeWithLayout make_plan_layout(C& c, const RecipeLimits& limits = {}) {
+  ShapeWithLayout shape = make_layout(c, limits);
+  if (c.flip() && !shape.layout.element_size_bits) shape.type = ElementType::kF32;
+  if (c.flip()) {
+    while (shape.rank() < 4) shape.dims.push_back(c.in_range(2, 5));
+    if (shape.rank() < 5 && c.flip()) shape.dims.push_back(c.in_range(2, 5));
+    if (c.flip()) shape.layout.tiles.clear();
+    shape.layout.minor_to_major = default_layout(shape.rank()).minor_to_major;
+    auto& m2m = shape.layout.minor_to_major;
+    // The outer dims shuffled, the dense-minor dim kept minor (a panel's
+    // columns) unless a last swap moves it too.
+    for (int64_t i = shape.rank() - 1; i > 1; --i) std::swap(m2m[i], m2m[i - c.in_range(0, i - 1)]);
+    if (c.flip()) std::swap(m2m[0], m2m[c.in_range(0, shape.rank() - 1)]);
+    // A minor dim of a cache line of 4-byte elements or more: below that
+    // the plan visits the outer digits by dense stride, which restores the
+    // order a panel needs.
+    if (c.flip()) shape.dims[m2m[0]] = std::max(shape.dims[m2m[0]], one_of<int64_t>(c, {16, 17, 33}));
+    fit_to_budget(shape, limits);
+  }
+  return shape;
+}
+
 // A layout shaped for the impl's SIMD kernels, which make_layout's layouts
 // of a small budget reach rarely: the sub-tile interleaves (bf16 (2,1),
 // s8/u8 (4,1), s4 (8,1), pred (32,1)) and plain f32 rows, with row and

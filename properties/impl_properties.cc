@@ -184,9 +184,15 @@ void PackMatchesSpec() {
 // 4 (every path). The same with the size thresholds that pick a code path
 // lowered to zero (ExecOptions): non-temporal streaming stores, the staged
 // and block paths of the panels that only large arrays take by default, and
-// the automatic thread count, on small, ragged and permuted layouts.
+// the automatic thread count, on small, ragged and permuted layouts shaped
+// for the plan's choices (make_plan_layout), so that each condition of the
+// panel and the transposing leaf decides some case (docs/COVERAGE.md,
+// "Conditions of the path choices").
 void EveryPathMatchesSpecAtSmallSize() {
-  const LayoutAndData v = *gen_layout_and_data();
+  const LayoutAndData v = *gen_from_recipe([](RcChoices& c) {
+    ShapeWithLayout shape = make_plan_layout(c);
+    return LayoutAndData{shape, make_dense_data(c, shape)};
+  });
   const impl::PackPlan plan(v.shape);
   const impl::ExecOptions low{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
   RC_TAG(plan.lowered() ? "lowered" : "per element");
@@ -386,14 +392,14 @@ void StridedViewsMatchSpec() {
   RC_ASSERT(std::all_of(untouched.begin(), untouched.end(), [](uint8_t b) { return b == kGarbage; }));
 }
 
-// 13. Where the row kernels stream (impl/kernels.h, rows_streamable), at
-// every vector width from 16 to 256 bytes whatever this CPU has: when it
-// says yes, every vector store of every row is aligned to the vector (a
-// misaligned streaming store faults on x86) and no cache line gets both
-// streamed and cached (tail) bytes; and it says yes at least when the
-// address, the row stride and the row length are whole vectors. Each of
-// the three is drawn a whole number of vectors half the time, so every
-// combination of aligned and not comes up.
+// 13. Where the kernels stream (impl/kernels.h, rows_streamable), at every
+// unit from 16 to 256 bytes whatever this CPU has (the unit is a vector, or
+// a cache line where a kernel stages whole lines): when it says yes, every
+// store of every row is aligned to the unit (a misaligned streaming store
+// faults on x86) and no cache line gets both streamed and cached (tail)
+// bytes; and it says yes at least when the address, the row stride and the
+// row length are whole units. Each of the three is drawn a whole number of
+// units half the time, so every combination of aligned and not comes up.
 void StreamedRowStoresAreAligned() {
   const int64_t N = *rc::gen::element<int64_t>(16, 32, 64, 128, 256);
   const int64_t rows = *rc::gen::element<int64_t>(8, 32);  // the streamed unpacks' row counts
@@ -405,8 +411,8 @@ void StreamedRowStoresAreAligned() {
   const uintptr_t dense = (uintptr_t{1} << 20) + static_cast<uintptr_t>(vectors_plus_some());
   const int64_t n = std::max<int64_t>(vectors_plus_some(), 1);
   const int64_t row_stride = (n + N - 1) / N * N + vectors_plus_some();  // >= n, its own remainder
-  RC_LOG() << "vector " << N << " bytes, " << rows << " rows of " << n << " bytes, " << row_stride
-           << " apart, from an address " << dense % N << " past a vector\n";
+  RC_LOG() << "unit " << N << " bytes, " << rows << " rows of " << n << " bytes, " << row_stride
+           << " apart, from an address " << dense % N << " past a unit\n";
   const bool streamable = impl::kernels::rows_streamable(dense, row_stride, n, N);
   if (dense % N == 0 && row_stride % N == 0 && n % N == 0) RC_ASSERT(streamable);
   if (!streamable) return;
@@ -630,7 +636,7 @@ std::vector<PropertyInfo> impl_property_suite() {
       {"ImplProperties", "RowSlicesMatchSpec", "p12_row_slices",
        "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
       {"ImplProperties", "StreamedRowStoresAreAligned", "p13_stream_rules",
-       "13. where the row kernels stream, at every vector width: every vector store aligned, no line both streamed and cached", &StreamedRowStoresAreAligned},
+       "13. where the kernels stream, at every unit (vector or line): every store aligned, no line both streamed and cached", &StreamedRowStoresAreAligned},
       {"ImplProperties", "RelayoutBetweenSubTilingsMatchesSpec", "p5_relayout_sub_tiles",
        "5. the same between layouts that differ only in their sub-tiles (one pass over the tiles where they divide evenly)", &RelayoutBetweenSubTilingsMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",

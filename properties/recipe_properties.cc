@@ -13,7 +13,11 @@ namespace {
 
 void LayoutsAreValidAndWithinBudget() {
   const RecipeLimits limits;
-  const ShapeWithLayout shape = *gen_layout(limits);
+  const bool plan_shaped = *rc::gen::arbitrary<bool>();  // make_plan_layout keeps the same promises
+  const ShapeWithLayout shape =
+      plan_shaped ? *gen_from_recipe([limits](RcChoices& c) { return make_plan_layout(c, limits); })
+                  : *gen_layout(limits);
+  RC_TAG(plan_shaped ? "make_plan_layout" : "make_layout");
   spec::validate(shape);
   RC_ASSERT(shape.rank() <= 6);
   RC_ASSERT(spec::element_count(shape) <= limits.max_elements);
