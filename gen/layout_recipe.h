@@ -460,9 +460,22 @@ ShapeWithLayout make_bitcast_partner(C& c, const ShapeWithLayout& from, const Re
 // rank 4 or more (dims of 2 to 5 added), untiled half of those, with its
 // outer dims in a random physical order, so that the digits right above
 // the minor dim are often not the next dense ones. Each shrinks back to
-// make_layout's layout.
+// make_layout's layout. One in 16 is instead a transposed pair with a dim
+// around the block transpose's limit.
 template <LayoutChoices C>
 ShapeWithLayout make_plan_layout(C& c, const RecipeLimits& limits = {}) {
+  if (sometimes(c, 1, 16)) {
+    // A transposed f32 pair with one dim at the 32-bit block transpose's
+    // limit of 1,024 rows or columns (impl/pack_plan.cc), and around it.
+    ShapeWithLayout pair;
+    pair.type = ElementType::kF32;
+    const int64_t long_dim = one_of<int64_t>(c, {1023, 1024, 1025, 1031});
+    const int64_t short_dim = c.in_range(2, 3);
+    pair.dims = c.flip() ? std::vector<int64_t>{long_dim, short_dim} : std::vector<int64_t>{short_dim, long_dim};
+    pair.layout.minor_to_major = {0, 1};
+    fit_to_budget(pair, limits);
+    return pair;
+  }
   ShapeWithLayout shape = make_layout(c, limits);
   if (c.flip() && !shape.layout.element_size_bits) shape.type = ElementType::kF32;
   if (c.flip()) {

@@ -184,15 +184,17 @@ void PackMatchesSpec() {
 // 4 (every path). The same with the size thresholds that pick a code path
 // lowered to zero (ExecOptions): non-temporal streaming stores, the staged
 // and block paths of the panels that only large arrays take by default, and
-// the automatic thread count, on small, ragged and permuted layouts shaped
-// for the plan's choices (make_plan_layout), so that each condition of the
-// panel and the transposing leaf decides some case (docs/COVERAGE.md,
-// "Conditions of the path choices").
+// the automatic thread count, on small, ragged and permuted layouts, half
+// of them shaped for the plan's choices (make_plan_layout), so that each
+// condition of the panel, the transposing leaf and the block transpose
+// decides some case (docs/COVERAGE.md, "Conditions of the path choices").
 void EveryPathMatchesSpecAtSmallSize() {
-  const LayoutAndData v = *gen_from_recipe([](RcChoices& c) {
-    ShapeWithLayout shape = make_plan_layout(c);
+  const bool plan_shaped = *rc::gen::arbitrary<bool>();
+  const LayoutAndData v = *gen_from_recipe([plan_shaped](RcChoices& c) {
+    ShapeWithLayout shape = plan_shaped ? make_plan_layout(c) : make_layout(c);
     return LayoutAndData{shape, make_dense_data(c, shape)};
   });
+  RC_TAG(plan_shaped ? "plan-shaped" : "recipe");
   const impl::PackPlan plan(v.shape);
   const impl::ExecOptions low{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
   RC_TAG(plan.lowered() ? "lowered" : "per element");
@@ -310,15 +312,24 @@ struct StridedView {
 // order of the dims in memory, gaps between elements and rows, and
 // sometimes a dim of stride 0, numpy's broadcast) == the spec on the same
 // elements; unpack writes no byte between the elements and refuses a view
-// whose elements overlap. All code paths (thresholds lowered), lowered and
+// whose elements overlap. Streamed and cached stores, threads, lowered and
 // per-element layouts.
 void StridedViewsMatchSpec() {
   // Half the cases on layouts shaped for the SIMD kernels, on one of the
   // targets compiled in: the row interleaves and panels into rows whose
   // stride is not a whole vector (a column range of a wider array).
+  // One case in 8 a rank-1 array of 4-, 2- or 1-bit elements: its view's
+  // gaps reach the sub-byte row loop with a dense stride other than one.
   const bool kernel_shaped = *rc::gen::arbitrary<bool>();
-  const LayoutAndData v = *gen_from_recipe([kernel_shaped](RcChoices& c) {
+  const bool sub_byte_row = !kernel_shaped && *rc::gen::element(0, 1, 2, 3) == 3;
+  const LayoutAndData v = *gen_from_recipe([kernel_shaped, sub_byte_row](RcChoices& c) {
     ShapeWithLayout shape = kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
+    if (sub_byte_row) {
+      shape = ShapeWithLayout{};
+      shape.type = one_of(c, {ElementType::kS4, ElementType::kU4, ElementType::kS2, ElementType::kU1});
+      shape.dims = {c.in_range(2, 40)};
+      shape.layout.minor_to_major = {0};
+    }
     return LayoutAndData{shape, make_dense_data(c, shape)};
   });
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
@@ -326,7 +337,7 @@ void StridedViewsMatchSpec() {
   const int64_t simd_target = *rc::gen::elementOf(targets);
   const ScopedTarget on(simd_target);
   RC_LOG() << "target " << hwy::TargetName(simd_target) << "\n";
-  RC_TAG(kernel_shaped ? "kernel-shaped" : "recipe");
+  RC_TAG(kernel_shaped ? "kernel-shaped" : sub_byte_row ? "sub-byte row" : "recipe");
   const int64_t nb = v.shape.dense_element_bytes();
   const int64_t rank = v.shape.rank();
   std::vector<int64_t> order(rank);
@@ -367,7 +378,12 @@ void StridedViewsMatchSpec() {
   RC_TAG(broadcast ? "broadcast" : "distinct elements");
   const impl::PackPlan plan(v.shape, view.strides);
   RC_TAG(plan.lowered() ? "lowered" : "per element");
-  const impl::ExecOptions options{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
+  // Streamed (threshold 0) or not (the default threshold, far above these
+  // arrays): the kernels store differently into the same rows.
+  const int64_t stream_bytes = *rc::gen::element<int64_t>(0, impl::ExecOptions{}.stream_bytes);
+  RC_TAG(stream_bytes == 0 ? "streamed" : "cached");
+  const impl::ExecOptions options{
+      .threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = stream_bytes, .parallel_bytes = 0};
   RC_LOG() << print_shape(v.shape) << " strides " << join(view.strides) << "\n";
 
   GuardedBuffer source(static_cast<size_t>(plan.dense_span_bytes()), kGarbage, kSourceGuard);
@@ -442,9 +458,23 @@ void StreamedRowStoresAreAligned() {
 // physical-major dim at multiples of the granularity lie end to end and
 // cover the physical buffer; packing each slice's elements into its range
 // writes the spec's whole pack; unpacking each range fills the spec's whole
-// unpack. Bounds off the granularity are an Error.
+// unpack. Bounds off the granularity are an Error. Half the cases on
+// layouts shaped for the SIMD kernels, on one of the targets compiled in,
+// streamed or not: a slice's rows are the kernels' rows with an offset.
 void RowSlicesMatchSpec() {
-  const LayoutAndData v = *gen_layout_and_data();
+  const bool kernel_shaped = *rc::gen::arbitrary<bool>();
+  const LayoutAndData v = *gen_from_recipe([kernel_shaped](RcChoices& c) {
+    ShapeWithLayout shape = kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
+    return LayoutAndData{shape, make_dense_data(c, shape)};
+  });
+  RC_TAG(kernel_shaped ? "kernel-shaped" : "recipe");
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  RC_ASSERT(!targets.empty());
+  const int64_t simd_target = *rc::gen::elementOf(targets);
+  const ScopedTarget on(simd_target);
+  RC_LOG() << "target " << hwy::TargetName(simd_target) << "\n";
+  const impl::ExecOptions options{.threads = 1,
+                                  .stream_bytes = *rc::gen::element<int64_t>(0, impl::ExecOptions{}.stream_bytes)};
   int64_t granularity = 0;
   try {
     granularity = impl::row_slice_granularity(v.shape);
@@ -476,9 +506,9 @@ void RowSlicesMatchSpec() {
     RC_ASSERT(plan.index().byte_size() == slice.physical_bytes);
     const size_t span = static_cast<size_t>(plan.dense_span_bytes());
     plan.pack(std::span(v.dense).subspan(slice.dense_offset, span),
-              physical.span().subspan(slice.physical_offset, slice.physical_bytes), {.threads = 1});
+              physical.span().subspan(slice.physical_offset, slice.physical_bytes), options);
     plan.unpack(std::span(random).subspan(slice.physical_offset, slice.physical_bytes),
-                dense.span().subspan(slice.dense_offset, span), {.threads = 1});
+                dense.span().subspan(slice.dense_offset, span), options);
   }
   RC_ASSERT(next == spec::byte_size(v.shape));
   RC_ASSERT(physical.intact());

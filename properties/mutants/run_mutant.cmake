@@ -3,10 +3,24 @@
 # counterexample. Prints the property and its minimal counterexample.
 #
 #   cmake -DNAME=<mutant> -DWHY=<description> -DPROPERTY=<Suite.Property>
-#         -DRUNNER=<binary> -P run_mutant.cmake
+#         [-DCRASHES=TRUE] -DRUNNER=<binary> -P run_mutant.cmake
+#
+# With CRASHES (a mutant that overruns a buffer), a property that dies (a
+# signal, a sanitizer report) catches it too; the step prints the end of
+# what the property wrote.
 execute_process(COMMAND "${RUNNER}" --gtest_filter=${PROPERTY} --gtest_color=no
                 RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(FIND "${out}" "Falsifiable" at)
+if(CRASHES AND at EQUAL -1 AND NOT result EQUAL 0)
+  string(LENGTH "${err}" n)
+  if(n GREATER 1500)
+    math(EXPR from "${n} - 1500")
+    string(SUBSTRING "${err}" ${from} -1 err)
+  endif()
+  message("mutant '${NAME}' (${WHY}) CAUGHT by ${PROPERTY}: it died (exit ${result}) before a "
+          "counterexample; the end of its output:\n${err}")
+  return()
+endif()
 if(result EQUAL 0 OR at EQUAL -1)
   message("${out}\n${err}")
   if(result EQUAL 0)
