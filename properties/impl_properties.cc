@@ -190,10 +190,8 @@ void PackMatchesSpec() {
 // decides some case (docs/COVERAGE.md, "Conditions of the path choices").
 void EveryPathMatchesSpecAtSmallSize() {
   const bool plan_shaped = *rc::gen::arbitrary<bool>();
-  const LayoutAndData v = *gen_from_recipe([plan_shaped](RcChoices& c) {
-    ShapeWithLayout shape = plan_shaped ? make_plan_layout(c) : make_layout(c);
-    return LayoutAndData{shape, make_dense_data(c, shape)};
-  });
+  const LayoutAndData v = *gen_layout_and_data_from(
+      [plan_shaped](RcChoices& c) { return plan_shaped ? make_plan_layout(c) : make_layout(c); });
   RC_TAG(plan_shaped ? "plan-shaped" : "recipe");
   const impl::PackPlan plan(v.shape);
   const impl::ExecOptions low{.threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = 0, .parallel_bytes = 0};
@@ -205,6 +203,24 @@ void EveryPathMatchesSpecAtSmallSize() {
 // at most 16,384 elements.
 rc::Gen<ShapeWithLayout> gen_kernel_layout() {
   return gen_from_recipe([](RcChoices& c) { return make_kernel_layout(c, 16384); });
+}
+
+// One of the SIMD targets compiled in and supported here, drawn and logged,
+// for a property that runs each case on one target (ScopedTarget).
+int64_t one_simd_target() {
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  RC_ASSERT(!targets.empty());
+  const int64_t target = *rc::gen::elementOf(targets);
+  RC_LOG() << "target " << hwy::TargetName(target) << "\n";
+  return target;
+}
+
+// A layout shaped for the SIMD kernels (at most 4,096 elements) or one of
+// the general recipe, and dense data for it.
+rc::Gen<LayoutAndData> gen_kernel_or_recipe_layout_and_data(bool kernel_shaped) {
+  return gen_layout_and_data_from([kernel_shaped](RcChoices& c) {
+    return kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
+  });
 }
 
 // 4 (every SIMD target). Pack and unpack == spec on every Highway target
@@ -322,21 +338,16 @@ void StridedViewsMatchSpec() {
   // gaps reach the sub-byte row loop with a dense stride other than one.
   const bool kernel_shaped = *rc::gen::arbitrary<bool>();
   const bool sub_byte_row = !kernel_shaped && *rc::gen::element(0, 1, 2, 3) == 3;
-  const LayoutAndData v = *gen_from_recipe([kernel_shaped, sub_byte_row](RcChoices& c) {
-    ShapeWithLayout shape = kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
-    if (sub_byte_row) {
-      shape = ShapeWithLayout{};
-      shape.type = one_of(c, {ElementType::kS4, ElementType::kU4, ElementType::kS2, ElementType::kU1});
-      shape.dims = {c.in_range(2, 40)};
-      shape.layout.minor_to_major = {0};
-    }
-    return LayoutAndData{shape, make_dense_data(c, shape)};
-  });
-  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
-  RC_ASSERT(!targets.empty());
-  const int64_t simd_target = *rc::gen::elementOf(targets);
-  const ScopedTarget on(simd_target);
-  RC_LOG() << "target " << hwy::TargetName(simd_target) << "\n";
+  const auto sub_byte_array = [](RcChoices& c) {
+    ShapeWithLayout shape;
+    shape.type = one_of(c, {ElementType::kS4, ElementType::kU4, ElementType::kS2, ElementType::kU1});
+    shape.dims = {c.in_range(2, 40)};
+    shape.layout.minor_to_major = {0};
+    return shape;
+  };
+  const LayoutAndData v = sub_byte_row ? *gen_layout_and_data_from(sub_byte_array)
+                                       : *gen_kernel_or_recipe_layout_and_data(kernel_shaped);
+  const ScopedTarget on(one_simd_target());
   RC_TAG(kernel_shaped ? "kernel-shaped" : sub_byte_row ? "sub-byte row" : "recipe");
   const int64_t nb = v.shape.dense_element_bytes();
   const int64_t rank = v.shape.rank();
@@ -463,16 +474,9 @@ void StreamedRowStoresAreAligned() {
 // streamed or not: a slice's rows are the kernels' rows with an offset.
 void RowSlicesMatchSpec() {
   const bool kernel_shaped = *rc::gen::arbitrary<bool>();
-  const LayoutAndData v = *gen_from_recipe([kernel_shaped](RcChoices& c) {
-    ShapeWithLayout shape = kernel_shaped ? make_kernel_layout(c, 4096) : make_layout(c, RecipeLimits{});
-    return LayoutAndData{shape, make_dense_data(c, shape)};
-  });
+  const LayoutAndData v = *gen_kernel_or_recipe_layout_and_data(kernel_shaped);
   RC_TAG(kernel_shaped ? "kernel-shaped" : "recipe");
-  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
-  RC_ASSERT(!targets.empty());
-  const int64_t simd_target = *rc::gen::elementOf(targets);
-  const ScopedTarget on(simd_target);
-  RC_LOG() << "target " << hwy::TargetName(simd_target) << "\n";
+  const ScopedTarget on(one_simd_target());
   const impl::ExecOptions options{.threads = 1,
                                   .stream_bytes = *rc::gen::element<int64_t>(0, impl::ExecOptions{}.stream_bytes)};
   int64_t granularity = 0;

@@ -85,11 +85,16 @@ struct LayoutAndData {
   ShapeWithLayout shape;
   std::vector<uint8_t> dense;
 };
-inline rc::Gen<LayoutAndData> gen_layout_and_data(RecipeLimits limits = {}) {
-  return gen_from_recipe([limits](RcChoices& c) {
-    ShapeWithLayout shape = make_layout(c, limits);
+// The same for a layout of another recipe: `make_shape(c)` returns it.
+template <class MakeShape>
+rc::Gen<LayoutAndData> gen_layout_and_data_from(MakeShape make_shape) {
+  return gen_from_recipe([make_shape](RcChoices& c) {
+    ShapeWithLayout shape = make_shape(c);
     return LayoutAndData{shape, make_dense_data(c, shape)};
   });
+}
+inline rc::Gen<LayoutAndData> gen_layout_and_data(RecipeLimits limits = {}) {
+  return gen_layout_and_data_from([limits](RcChoices& c) { return make_layout(c, limits); });
 }
 
 }  // namespace tilecheck::props
