@@ -77,7 +77,6 @@
 #include <random>
 #include <span>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "hwy/targets.h"
@@ -89,7 +88,7 @@
 #include "bench/cases.h"
 #include "bench/targets.h"
 #ifdef TILECHECK_HAVE_DNNL
-#include "peers/onednn/onednn_layout.h"
+#include "bench/onednn_peer.h"
 #endif
 
 namespace {
@@ -401,7 +400,7 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 }
 
 #ifdef TILECHECK_HAVE_DNNL
-using tilecheck::peers::OneDnnFormat;
+using tilecheck::bench::OneDnnFormat;
 
 // Whether oneDNN's output equals PackPlan's, decided at a case's first run
 // (not at start-up, where every case at 4x the cache would cost seconds
@@ -511,10 +510,9 @@ void register_all(const Targets& targets) {
                                    [bytes](benchmark::State& st) { bench_copy(st, bytes, false); })
           ->Unit(benchmark::kMillisecond);
 #ifdef TILECHECK_HAVE_DNNL
-      if (auto format = tilecheck::peers::onednn_format(s); std::holds_alternative<OneDnnFormat>(format)) {
+      if (const auto d = tilecheck::bench::onednn_format(s, c.onednn_blocks)) {
         benchmark::RegisterBenchmark(bench_name("onednn_pack", n).c_str(),
-                                     [&s, d = std::get<OneDnnFormat>(std::move(format)),
-                                      match = std::make_shared<Match>(Match::kUnknown)](
+                                     [&s, d = *d, match = std::make_shared<Match>(Match::kUnknown)](
                                          benchmark::State& st) { bench_onednn(st, s, d, *match); })
             ->Unit(benchmark::kMillisecond);
       }
@@ -594,7 +592,7 @@ int main(int argc, char** argv) {
   if (!tilecheck::bench::parse_target(argc, argv, targets.list, asked)) return 2;
 #ifdef TILECHECK_HAVE_DNNL
   if (!limit_onednn_isa(targets)) return 2;
-  if (!tilecheck::peers::limit_onednn_to_one_thread()) {
+  if (!tilecheck::bench::limit_onednn_to_one_thread()) {
     std::fprintf(stderr, "error: cannot limit oneDNN's OpenMP runtime to one thread\n");
     return 2;
   }
