@@ -546,8 +546,10 @@ void RelayoutBetweenSubTilingsMatchesSpec() {
       RC_TAG("both sub-tiled");
       break;
     case 2:  // first tiles differ: the plain side's columns halved
-      if (tile.back() % 2 == 0) to.layout.tiles[0].dims.back() /= 2;
-      RC_TAG("other first tile");
+      if (tile.back() % 2 == 0) {
+        to.layout.tiles[0].dims.back() /= 2;
+        RC_TAG("other first tile");
+      }
       break;
     case 3:  // the dims in another order: a new outer dim of one tile's rows, physically major on one side only
       if (from.rank() == 2 && tile[0] * from.dims[0] * from.dims[1] <= 16384) {
@@ -556,8 +558,8 @@ void RelayoutBetweenSubTilingsMatchesSpec() {
         to.dims = from.dims;
         from.layout.minor_to_major = {minor, major, 2};
         to.layout.minor_to_major = {minor, 2, major};
+        RC_TAG("other dim order");
       }
-      RC_TAG("other dim order");
       break;
     case 4:  // a sub-tile with more dims than the tile: the tile's rows dropped, on both sides
       tile.erase(tile.begin());
