@@ -1,7 +1,7 @@
 // The benchmark cases: the layouts runtimes pack most (TPU f32, bf16, s8, s4
 // and pred formats, a ragged shape, a column-major one, a rank-4 one), each
-// with a smaller shape for the slow spec, and the oneDNN blocked format that
-// stores the same bytes where oneDNN has one.
+// with a smaller shape for the slow spec. Where oneDNN can express a
+// layout, its blocked format comes from the layout (peers/onednn).
 #pragma once
 
 #include <cstdint>
@@ -9,35 +9,23 @@
 
 namespace tilecheck::bench {
 
-// One inner block of a oneDNN blocked descriptor: `size` elements of logical
-// dim `dim`.
-struct Block {
-  int64_t size;
-  int dim;
-};
-
 struct Case {
   const char* name;
   const char* layout;
-  const char* small_layout;          // for the spec
-  std::vector<Block> onednn_blocks;  // outermost first; empty: oneDNN has no such format
+  const char* small_layout;  // for the spec
 };
 
 inline const std::vector<Case>& cases() {
   static const std::vector<Case> v = {
-      {"f32_8x128", "f32[4096,4096]{1,0:T(8,128)}", "f32[512,512]{1,0:T(8,128)}", {{8, 0}, {128, 1}}},
-      {"bf16_8x128_2x1", "bf16[4096,4096]{1,0:T(8,128)(2,1)}", "bf16[512,512]{1,0:T(8,128)(2,1)}",
-       {{4, 0}, {128, 1}, {2, 0}}},
-      {"s8_8x128_4x1", "s8[4096,4096]{1,0:T(8,128)(4,1)}", "s8[512,512]{1,0:T(8,128)(4,1)}",
-       {{2, 0}, {128, 1}, {4, 0}}},
-      {"s4_8x128_8x1", "s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[512,512]{1,0:T(8,128)(8,1)E(4)}", {}},
+      {"f32_8x128", "f32[4096,4096]{1,0:T(8,128)}", "f32[512,512]{1,0:T(8,128)}"},
+      {"bf16_8x128_2x1", "bf16[4096,4096]{1,0:T(8,128)(2,1)}", "bf16[512,512]{1,0:T(8,128)(2,1)}"},
+      {"s8_8x128_4x1", "s8[4096,4096]{1,0:T(8,128)(4,1)}", "s8[512,512]{1,0:T(8,128)(4,1)}"},
+      {"s4_8x128_8x1", "s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[512,512]{1,0:T(8,128)(8,1)E(4)}"},
       {"pred_32x128_32x1", "pred[4096,4096]{1,0:T(32,128)(32,1)E(1)}",
-       "pred[512,512]{1,0:T(32,128)(32,1)E(1)}", {}},
-      {"f32_ragged", "f32[1000,1000]{1,0:T(8,128)}", "f32[500,500]{1,0:T(8,128)}", {{8, 0}, {128, 1}}},
-      {"f32_colmajor_8x128", "f32[4096,4096]{0,1:T(8,128)}", "f32[512,512]{0,1:T(8,128)}",
-       {{8, 1}, {128, 0}}},
-      {"bf16_rank4", "bf16[8,64,96,200]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,16,96,200]{3,2,1,0:T(8,128)(2,1)}",
-       {{4, 2}, {128, 3}, {2, 2}}},
+       "pred[512,512]{1,0:T(32,128)(32,1)E(1)}"},
+      {"f32_ragged", "f32[1000,1000]{1,0:T(8,128)}", "f32[500,500]{1,0:T(8,128)}"},
+      {"f32_colmajor_8x128", "f32[4096,4096]{0,1:T(8,128)}", "f32[512,512]{0,1:T(8,128)}"},
+      {"bf16_rank4", "bf16[8,64,96,200]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,16,96,200]{3,2,1,0:T(8,128)(2,1)}"},
   };
   return v;
 }

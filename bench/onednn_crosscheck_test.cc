@@ -7,14 +7,13 @@
 //
 // The dense arrays are random bytes, so every float bit pattern occurs:
 // signalling and quiet NaNs, denormals, infinities. Every element that
-// differs is classified (OneDnnDifference). oneDNN is not a bit-exact copy
-// everywhere: on a CPU (or an ISA limit) without AVX-512, its bf16 reorder
-// runs the reference implementation, which converts each value through f32
-// and so quiets signalling NaNs, flushes denormals to a signed zero and
-// writes -0 as +0 (docs/PERFORMANCE.md, "oneDNN as a peer"). Those three
-// classes are allowed
-// for bf16 there and nowhere else; any other difference fails the test, and
-// f32 and s8 must be exact on every ISA.
+// differs is classified. oneDNN is not a bit-exact copy everywhere: on a
+// CPU (or an ISA limit) without AVX-512, its bf16 reorder runs the reference
+// implementation, which converts each value through f32 and so quiets
+// signalling NaNs, flushes denormals to a signed zero and writes -0 as +0
+// (docs/PEERS.md, "What oneDNN changes"; peers::onednn_value_changes, by the
+// implementation oneDNN picks). Those classes are allowed there and nowhere
+// else; any other difference fails the test.
 //
 // ctest runs this program twice: with oneDNN's default ISA, and with
 // ONEDNN_MAX_CPU_ISA=AVX2, so every machine sees both behaviours.
@@ -28,11 +27,12 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bench/cases.h"
-#include "bench/onednn_peer.h"
 #include "check/value_class.h"
+#include "peers/onednn/onednn_layout.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -41,6 +41,7 @@ namespace {
 using tilecheck::ElementType;
 using tilecheck::ShapeWithLayout;
 using tilecheck::bench::Case;
+using tilecheck::peers::OneDnnFormat;
 
 std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -54,21 +55,11 @@ std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
 using Difference = tilecheck::check::ValueClass;
 const char* name(Difference d) { return tilecheck::check::value_class_name(d); }
 
-// Whether oneDNN's effective ISA has AVX-512 (avx512_core's bits): below it,
-// oneDNN 2.6's bf16 reorder is its reference implementation.
+// Whether oneDNN's effective ISA has AVX-512 (avx512_core's bits): below
+// it, oneDNN 2.6's bf16 reorder is its simple (reference) implementation.
 bool onednn_has_avx512() {
   const auto core = static_cast<int>(dnnl::cpu_isa::avx512_core);
   return (static_cast<int>(dnnl::get_effective_cpu_isa()) & core) == core;
-}
-
-// The classes of difference documented for oneDNN's reorder of `type` on
-// the ISA it runs on (docs/PERFORMANCE.md, "oneDNN as a peer").
-std::vector<Difference> documented(ElementType type, bool has_avx512) {
-  if (type == ElementType::kBF16 && !has_avx512) {
-    return {Difference::kSignallingNanQuieted, Difference::kDenormalFlushedToZero,
-            Difference::kNegativeZeroMadePositive};
-  }
-  return {};
 }
 
 struct Comparison {
@@ -95,7 +86,7 @@ Comparison compare(ElementType type, const std::vector<Difference>& allowed, con
     uint64_t a = 0, b = 0;
     std::memcpy(&a, &ours[i], width);  // little-endian: the element's value
     std::memcpy(&b, &theirs[i], width);
-    const Difference d = f ? tilecheck::check::classify_value(*f, a, b) : Difference::kOther;
+    const Difference d = tilecheck::check::classify_element(type, a, b);
     ++c.counts[d];
     if (std::find(allowed.begin(), allowed.end(), d) == allowed.end()) {
       if (c.first_undocumented < 0) c.first_undocumented = static_cast<int64_t>(i);
@@ -110,12 +101,13 @@ struct Outputs {
 };
 
 // Packs the same random dense array with PackPlan and with oneDNN.
-Outputs pack_both(const ShapeWithLayout& shape, const Case& c) {
-  const auto format = tilecheck::bench::onednn_format(shape, c.onednn_blocks);
-  if (!format.has_value()) {
-    ADD_FAILURE() << "oneDNN rejected the blocked format of " << c.name;
+Outputs pack_both(const ShapeWithLayout& shape) {
+  const auto format_or = tilecheck::peers::onednn_format(shape);
+  if (const auto* why = std::get_if<std::string>(&format_or)) {
+    ADD_FAILURE() << "oneDNN cannot express " << tilecheck::print_shape(shape) << ": " << *why;
     return {};
   }
+  const OneDnnFormat* format = &std::get<OneDnnFormat>(format_or);
   const tilecheck::impl::PackPlan plan(shape);
   if (static_cast<int64_t>(format->blocked.get_size()) != plan.index().byte_size()) {
     ADD_FAILURE() << "oneDNN's buffer has " << format->blocked.get_size() << " bytes, the layout "
@@ -126,16 +118,19 @@ Outputs pack_both(const ShapeWithLayout& shape, const Case& c) {
   // Different fill bytes, so neither side's padding is zero by accident.
   Outputs o{std::vector<uint8_t>(plan.index().byte_size(), 0xAB), std::vector<uint8_t>(plan.index().byte_size(), 0xCD)};
   plan.pack(dense, o.ours, {1});
-  tilecheck::bench::onednn_reorder(*format, dense, o.theirs);
+  tilecheck::peers::onednn_pack(*format, dense, o.theirs);
   return o;
 }
 
-void expect_same_values(const ShapeWithLayout& shape, const Case& c) {
+void expect_same_values(const ShapeWithLayout& shape) {
   const std::string text = tilecheck::print_shape(shape);
   SCOPED_TRACE(text);
-  const Outputs o = pack_both(shape, c);
+  const Outputs o = pack_both(shape);
   if (o.ours.empty()) return;
-  const Comparison cmp = compare(shape.type, documented(shape.type, onednn_has_avx512()), o.ours, o.theirs);
+  const auto format = std::get<OneDnnFormat>(tilecheck::peers::onednn_format(shape));
+  const auto allowed = tilecheck::peers::onednn_value_changes(
+      shape.type, tilecheck::peers::onednn_reorder_impl(format.plain, format.blocked));
+  const Comparison cmp = compare(shape.type, allowed, o.ours, o.theirs);
   std::printf("%-45s %s\n", text.c_str(), cmp.report().c_str());
   EXPECT_EQ(cmp.undocumented, 0) << cmp.undocumented << " of " << o.ours.size()
                                  << " bytes' elements differ in a way not documented for this type and ISA ("
@@ -143,7 +138,7 @@ void expect_same_values(const ShapeWithLayout& shape, const Case& c) {
 }
 
 TEST(OneDnnCrossCheck, EveryExpressibleCaseWritesTheSameValues) {
-  ASSERT_TRUE(tilecheck::bench::limit_onednn_to_one_thread());
+  ASSERT_TRUE(tilecheck::peers::limit_onednn_to_one_thread());
   // The run ctest starts with ONEDNN_MAX_CPU_ISA=AVX2 really runs oneDNN
   // without AVX-512, so its reference bf16 reorder is checked on every machine.
   const auto isa = static_cast<int>(dnnl::get_effective_cpu_isa());
@@ -153,14 +148,16 @@ TEST(OneDnnCrossCheck, EveryExpressibleCaseWritesTheSameValues) {
   std::printf("oneDNN's effective ISA 0x%x %s AVX-512\n", isa, onednn_has_avx512() ? "has" : "lacks");
   int checked = 0;
   for (const Case& c : tilecheck::bench::cases()) {
-    if (c.onednn_blocks.empty()) continue;
+    if (!std::holds_alternative<OneDnnFormat>(tilecheck::peers::onednn_format(tilecheck::parse_shape(c.layout)))) {
+      continue;
+    }
     SCOPED_TRACE(c.name);
-    expect_same_values(tilecheck::parse_shape(c.layout), c);
-    expect_same_values(tilecheck::parse_shape(c.small_layout), c);
+    expect_same_values(tilecheck::parse_shape(c.layout));
+    expect_same_values(tilecheck::parse_shape(c.small_layout));
     ShapeWithLayout ragged = tilecheck::parse_shape(c.small_layout);
     if (ragged.rank() == 2) {
       ragged.dims = {1001, 333};
-      expect_same_values(ragged, c);
+      expect_same_values(ragged);
     }
     ++checked;
   }
@@ -170,21 +167,24 @@ TEST(OneDnnCrossCheck, EveryExpressibleCaseWritesTheSameValues) {
 
 // The comparison fails on what a broken reorder would write: one flipped
 // mantissa bit of a normal bf16 value (even where quieted NaNs and flushed
-// denormals are allowed), and a quieted NaN in f32, where nothing is.
+// denormals are allowed), and a quieted NaN in f32 under the jit kernels,
+// where nothing is.
 TEST(OneDnnCrossCheck, AnUndocumentedDifferenceFails) {
-  ASSERT_TRUE(tilecheck::bench::limit_onednn_to_one_thread());
+  ASSERT_TRUE(tilecheck::peers::limit_onednn_to_one_thread());
   for (const Case& c : tilecheck::bench::cases()) {
     const std::string n = c.name;
     if (n != "bf16_8x128_2x1" && n != "f32_8x128") continue;
     const ShapeWithLayout shape = tilecheck::parse_shape(c.small_layout);
     SCOPED_TRACE(c.small_layout);
-    Outputs o = pack_both(shape, c);
+    Outputs o = pack_both(shape);
     ASSERT_FALSE(o.ours.empty());
-    const auto allowed = documented(shape.type, /*has_avx512=*/false);  // the most lenient ISA
+    const bool bf16 = shape.type == ElementType::kBF16;
+    // bf16 under the most lenient implementation, the simple reorder; f32
+    // under the jit kernels, which change no f32 value.
+    const auto allowed = tilecheck::peers::onednn_value_changes(shape.type, bf16 ? "simple:any" : "jit:uni");
     // Make the outputs equal where they may differ in documented ways, then break one element.
     o.theirs = o.ours;
     ASSERT_EQ(compare(shape.type, allowed, o.ours, o.theirs).undocumented, 0);
-    const bool bf16 = shape.type == ElementType::kBF16;
     for (size_t i = 0; i < o.ours.size(); i += bf16 ? 2 : 4) {
       if (bf16) {
         uint16_t v;

@@ -77,6 +77,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "hwy/targets.h"
@@ -88,7 +89,7 @@
 #include "bench/cases.h"
 #include "bench/targets.h"
 #ifdef TILECHECK_HAVE_DNNL
-#include "bench/onednn_peer.h"
+#include "peers/onednn/onednn_layout.h"
 #endif
 
 namespace {
@@ -400,7 +401,7 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 }
 
 #ifdef TILECHECK_HAVE_DNNL
-using tilecheck::bench::OneDnnFormat;
+using tilecheck::peers::OneDnnFormat;
 
 // Whether oneDNN's output equals PackPlan's, decided at a case's first run
 // (not at start-up, where every case at 4x the cache would cost seconds
@@ -510,9 +511,10 @@ void register_all(const Targets& targets) {
                                    [bytes](benchmark::State& st) { bench_copy(st, bytes, false); })
           ->Unit(benchmark::kMillisecond);
 #ifdef TILECHECK_HAVE_DNNL
-      if (const auto d = tilecheck::bench::onednn_format(s, c.onednn_blocks)) {
+      if (auto format = tilecheck::peers::onednn_format(s); std::holds_alternative<OneDnnFormat>(format)) {
         benchmark::RegisterBenchmark(bench_name("onednn_pack", n).c_str(),
-                                     [&s, d = *d, match = std::make_shared<Match>(Match::kUnknown)](
+                                     [&s, d = std::get<OneDnnFormat>(std::move(format)),
+                                      match = std::make_shared<Match>(Match::kUnknown)](
                                          benchmark::State& st) { bench_onednn(st, s, d, *match); })
             ->Unit(benchmark::kMillisecond);
       }
@@ -592,7 +594,7 @@ int main(int argc, char** argv) {
   if (!tilecheck::bench::parse_target(argc, argv, targets.list, asked)) return 2;
 #ifdef TILECHECK_HAVE_DNNL
   if (!limit_onednn_isa(targets)) return 2;
-  if (!tilecheck::bench::limit_onednn_to_one_thread()) {
+  if (!tilecheck::peers::limit_onednn_to_one_thread()) {
     std::fprintf(stderr, "error: cannot limit oneDNN's OpenMP runtime to one thread\n");
     return 2;
   }

@@ -2,12 +2,14 @@
 // signalling NaN written quiet, a NaN's payload changed, a denormal written
 // as a signed zero, -0 written as +0 -- what an implementation that moves
 // values through float arithmetic (a conversion, a multiply by one, a
-// reference reorder) instead of copying bits writes -- or anything else.
+// reference reorder) instead of copying bits writes -- or anything else;
+// and a 32-bit integer that went through f32 (classify_element).
 // A layout conversion must copy bits, so every class is still a failure;
 // the class says why the bytes differ. Used by the gate's byte comparison
 // (bytes_agree) and the oneDNN cross-check.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -19,7 +21,14 @@
 
 namespace tilecheck::check {
 
-enum class ValueClass { kSignallingNanQuieted, kNanPayloadChanged, kDenormalFlushedToZero, kNegativeZeroMadePositive, kOther };
+enum class ValueClass {
+  kSignallingNanQuieted,
+  kNanPayloadChanged,
+  kDenormalFlushedToZero,
+  kNegativeZeroMadePositive,
+  kIntegerRoundedToF32,
+  kOther
+};
 
 inline const char* value_class_name(ValueClass c) {
   switch (c) {
@@ -27,6 +36,7 @@ inline const char* value_class_name(ValueClass c) {
     case ValueClass::kNanPayloadChanged: return "NaN with another payload";
     case ValueClass::kDenormalFlushedToZero: return "denormal written as a signed zero";
     case ValueClass::kNegativeZeroMadePositive: return "-0 written as +0";
+    case ValueClass::kIntegerRoundedToF32: return "32-bit integer rounded to f32 precision";
     case ValueClass::kOther: return "other";
   }
   return "?";
@@ -64,6 +74,30 @@ inline ValueClass classify_value(const FloatFormat& f, uint64_t expected, uint64
   if (f.is_nan(expected) && f.is_nan(actual)) return ValueClass::kNanPayloadChanged;
   if (exp == 0 && frac != 0 && actual == (expected & f.sign())) return ValueClass::kDenormalFlushedToZero;
   if (expected == f.sign() && actual == 0) return ValueClass::kNegativeZeroMadePositive;
+  return ValueClass::kOther;
+}
+
+// A 32-bit integer moved through f32 arithmetic: rounded to the nearest f32
+// (24 significant bits), then clamped to the largest f32 the type holds
+// before converting back, as SIMD conversions with saturation do.
+inline uint32_t rounded_through_f32(uint32_t v, bool is_signed) {
+  if (is_signed) {
+    const float f = std::min(static_cast<float>(static_cast<int32_t>(v)), 2147483520.0f);  // 2^31 - 2^7
+    return static_cast<uint32_t>(static_cast<int32_t>(f));
+  }
+  return static_cast<uint32_t>(std::min(static_cast<float>(v), 4294967040.0f));  // 2^32 - 2^8
+}
+
+// `actual` where `expected` was meant (they differ), for an element of
+// `type` in its natural width: a float's class (classify_value), a 32-bit
+// integer rounded to f32 precision, or kOther.
+inline ValueClass classify_element(ElementType type, uint64_t expected, uint64_t actual) {
+  if (const std::optional<FloatFormat> f = float_format(type)) return classify_value(*f, expected, actual);
+  if (type == ElementType::kS32 || type == ElementType::kU32) {
+    if (actual == rounded_through_f32(static_cast<uint32_t>(expected), type == ElementType::kS32)) {
+      return ValueClass::kIntegerRoundedToF32;
+    }
+  }
   return ValueClass::kOther;
 }
 

@@ -1,7 +1,8 @@
 // The properties' GoogleTest main: registers the property suites named by
 // PROPERTY_SUITES (a comma-separated list of suite functions, set per binary
-// in CMakeLists.txt) as tests, with RapidCheck defaults that make a plain run
-// reproducible.
+// in CMakeLists.txt; PROPERTY_SUITES_HEADER names the header declaring them
+// when property_registry.h does not) as tests, with RapidCheck defaults that
+// make a plain run reproducible.
 //
 // Unless the caller says otherwise, every run uses a fixed seed and
 // max_success=1000 (the ctest default). RC_PARAMS from the environment is
@@ -16,6 +17,10 @@
 #include <string>
 
 #include "properties/property_registry.h"
+// A binary whose suites are declared outside properties/ names their header.
+#ifdef PROPERTY_SUITES_HEADER
+#include PROPERTY_SUITES_HEADER
+#endif
 
 namespace {
 
