@@ -422,6 +422,9 @@ tilecheck_status tilecheck_unpack(const tilecheck_layout* layout, int engine, co
   });
 }
 
+}  // extern "C"
+
+// C++ helpers of the strided calls below (C++ linkage: they return C++ types).
 namespace {
 
 // The strides of a strided call: `rank` of them, checked as the impl's plan
@@ -450,6 +453,8 @@ void for_each_strided(const tilecheck::ShapeWithLayout& shape, const std::vector
 }
 
 }  // namespace
+
+extern "C" {
 
 tilecheck_status tilecheck_dense_span_bytes(const tilecheck_layout* layout, const int64_t* dense_strides,
                                             int64_t rank, int64_t* bytes, tilecheck_error* error) {

@@ -36,7 +36,10 @@ ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
     if (leaf.path == path) return parse_layout_argument(print_shape(*leaf.array));
   }
   std::string paths;
-  for (const Leaf& leaf : array_leaves(whole)) paths += " " + join(leaf.path);
+  for (const Leaf& leaf : array_leaves(whole)) {
+    paths += ' ';
+    paths += join(leaf.path);
+  }
   throw Error("layout '" + argument.text + "' has no array at --leaf " + argument.leaf +
               (paths.empty() ? "; it has no arrays" : "; its arrays are at" + paths));
 }

@@ -4,11 +4,21 @@
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "cli/prove_command.h"
 
 namespace tilecheck::cli {
 namespace {
+
+// `equiv FIRST SECOND` with the default options.
+EquivOptions equiv(std::string first, std::string second) {
+  EquivOptions o;
+  o.first = std::move(first);
+  o.second = std::move(second);
+  return o;
+}
 
 TEST(Equiv, DifferentDimsAreBadInput) {
   std::ostringstream out, err;
@@ -19,7 +29,7 @@ TEST(Equiv, DifferentDimsAreBadInput) {
 
 TEST(Equiv, DifferentElementTypesAreBadInputUnlessAsked) {
   std::ostringstream out, err;
-  EquivOptions options{"f32[16,256]{1,0:T(8,128)}", "bf16[16,256]{1,0:T(8,128)(2,1)}"};
+  EquivOptions options = equiv("f32[16,256]{1,0:T(8,128)}", "bf16[16,256]{1,0:T(8,128)(2,1)}");
   EXPECT_EQ(run_equiv(options, out, err), kExitBadInput);
   EXPECT_NE(err.str().find("error: equiv compares layouts of one element type; f32 and bf16 differ"),
             std::string::npos)
@@ -34,7 +44,7 @@ TEST(Equiv, DifferentElementTypesAreBadInputUnlessAsked) {
 // element in row-major order; a '?' is never printed as a number.
 TEST(Equiv, TheCounterexampleIsShrunk) {
   std::ostringstream out, err;
-  EXPECT_EQ(run_equiv({"f32[?,?]{1,0:T(8,128)}", "f32[?,?]{0,1:T(8,128)}"}, out, err),
+  EXPECT_EQ(run_equiv(equiv("f32[?,?]{1,0:T(8,128)}", "f32[?,?]{0,1:T(8,128)}"), out, err),
             kExitCheckFailed);
   EXPECT_NE(out.str().find("counterexample: dims [1,2]: element (0,1) is at position 1 in "
                            "f32[1,2]{1,0:T(8,128)} but 128 in f32[1,2]{0,1:T(8,128)}"),
@@ -42,7 +52,7 @@ TEST(Equiv, TheCounterexampleIsShrunk) {
       << out.str();
   EXPECT_EQ(out.str().find("-2"), std::string::npos) << out.str();
   std::ostringstream fixed, err2;
-  EXPECT_EQ(run_equiv({"f32[2048,2048]{1,0:T(8,128)}", "f32[2048,2048]{1,0:T(8,256)}"}, fixed, err2),
+  EXPECT_EQ(run_equiv(equiv("f32[2048,2048]{1,0:T(8,128)}", "f32[2048,2048]{1,0:T(8,256)}"), fixed, err2),
             kExitCheckFailed);
   EXPECT_NE(fixed.str().find("element (0,128) is at position 1024"), std::string::npos) << fixed.str();
 }

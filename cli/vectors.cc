@@ -552,7 +552,10 @@ std::string list(const Json& doc) {
   for (const Json& group : doc["testGroups"]) {
     for (const Json& t : group["tests"]) {
       std::string flags;
-      for (const Json& f : t["flags"]) flags += (flags.empty() ? "" : ",") + f.get<std::string>();
+      for (const Json& f : t["flags"]) {
+        if (!flags.empty()) flags += ',';
+        flags += f.get<std::string>();
+      }
       out += t["id"].get<std::string>() + "\t" + t["result"].get<std::string>() + "\t" + flags + "\n";
     }
   }

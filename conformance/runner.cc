@@ -411,10 +411,19 @@ bool worth_trying(const Checker& checker, ImplFunction f, const ShapeWithLayout&
 // thousands), then the other candidates (dims and tile entries a step
 // smaller, f32). Only failing candidates are kept, so whatever the order,
 // the result fails.
+// A failing case as found, or after `steps` steps of shrinking.
+Shrunk shrunk(ShapeWithLayout shape, Verdict verdict, int steps = 0) {
+  Shrunk s;
+  s.shape = std::move(shape);
+  s.verdict = std::move(verdict);
+  s.steps = steps;
+  return s;
+}
+
 Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, Verdict verdict,
               const GateOptions& options) {
   constexpr int kMaxAttempts = 2000;
-  Shrunk s{failing, std::move(verdict), 0};
+  Shrunk s = shrunk(failing, std::move(verdict));
   const auto deadline = deadline_after(options.shrink_seconds);
   const int64_t budget =
       std::max(spec::padded_element_count(failing), gen::kExhaustiveLimits.max_padded_elements);
@@ -429,7 +438,7 @@ Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, 
     }
     Verdict v = checker.check(f, c);
     if (!v.failed()) return false;
-    s = {c, std::move(v), s.steps + 1};
+    s = shrunk(c, std::move(v), s.steps + 1);
     return true;
   };
   const auto bisect_dims = [&] {
@@ -538,11 +547,11 @@ std::optional<std::pair<std::vector<RequestCase>, Verdict>> shortest_earlier(
 Shrunk shrink_alone(ImplUnderTest& impl, Checker& checker, ImplFunction f, const ShapeWithLayout& failing,
                     Verdict verdict, const std::vector<RequestCase>& earlier, const GateOptions& options) {
   // A hang costs --timeout per attempt: report it as found.
-  if (verdict.problem.rfind("hung", 0) == 0) return {failing, std::move(verdict), 0};
+  if (verdict.problem.rfind("hung", 0) == 0) return shrunk(failing, std::move(verdict));
   impl.start_afresh();
   Verdict alone = checker.check(f, failing);
   if (!alone.failed()) {
-    Shrunk s{failing, std::move(verdict), 0};
+    Shrunk s = shrunk(failing, std::move(verdict));
     s.depends_on_earlier_requests = true;
     // Reported as that sequence shows it (the same case may fail in
     // another way after other state).
@@ -558,7 +567,7 @@ Shrunk shrink_alone(ImplUnderTest& impl, Checker& checker, ImplFunction f, const
   impl.start_afresh();
   if (checker.check(f, s.shape).failed()) return s;
   impl.start_afresh();
-  return {failing, checker.check(f, failing), 0};
+  return shrunk(failing, checker.check(f, failing));
 }
 
 struct OriginLayout {
@@ -769,7 +778,11 @@ void ask(ImplUnderTest& impl, Checker& checker, const GateOptions& options, cons
          ConformanceReport& report, FunctionReport& fr, const std::string& origin, const ShapeWithLayout& shape,
          OnFailure on_failure) {
   const std::string text = print_shape(shape);
-  CaseOutcome outcome{fr.function, text, shape.type, CaseOutcome::Status::kNotRun, false};
+  CaseOutcome outcome;
+  outcome.function = fr.function;
+  outcome.layout = text;
+  outcome.type = shape.type;
+  outcome.status = CaseOutcome::Status::kNotRun;
   outcome.listed = rules.gaps.matches(outcome.id());
   if (fr.stopped) {
     report.cases.push_back(outcome);
@@ -806,7 +819,7 @@ void ask(ImplUnderTest& impl, Checker& checker, const GateOptions& options, cons
       if (on_failure == OnFailure::kShrink) {
         minimal = shrink_alone(impl, checker, fr.function, shape, std::move(v), earlier, options);
       } else {
-        minimal = {shape, std::move(v), 0};
+        minimal = shrunk(shape, std::move(v));
         minimal.earlier_found = !earlier.empty();
         minimal.earlier = std::move(earlier);
       }

@@ -60,7 +60,9 @@ TEST(Profiles, GpuGivesSmallTilesAndSubByteTypes) {
     for (const Tile& t : s.layout.tiles) {
       for (int64_t e : t.dims) EXPECT_LE(e, 32) << print_shape(s);
     }
-    if (s.layout.element_size_bits) EXPECT_LT(natural_bit_width(s.type), 8) << print_shape(s);
+    if (s.layout.element_size_bits) {
+      EXPECT_LT(natural_bit_width(s.type), 8) << print_shape(s);
+    }
     sub_byte += natural_bit_width(s.type) < 8;
   }
   EXPECT_GT(sub_byte, 150);

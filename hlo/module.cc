@@ -102,7 +102,7 @@ class Reader {
     computation_ = strip_percent(text.substr(0, end));
     if (computation_.empty()) {
       warn("a computation without a name: '" + shown(text) + "'");
-      computation_ = "?";
+      computation_.assign(1, '?');
     }
     module_.computations.push_back(computation_);
   }

@@ -391,7 +391,7 @@ std::vector<Outcome> Prover::prove_symbolic_tile(size_t rank) {
     spec::TileSizes<Z3Domain> tile;
     z3::expr hyp = ctx.bool_val(true);
     for (size_t i = 0; i < rank; ++i) {
-      tile.push_back(a.fresh("t" + std::to_string(i)));
+      tile.push_back(a.fresh(std::string("t").append(std::to_string(i))));
       hyp = hyp && *tile.back() >= 1;
     }
     size_t rank_after = 0;

@@ -108,7 +108,9 @@ std::vector<Outcome> Prover::prove_fast_div_lemma() {
          d >= 1 && x * d < y * d && !(x < y)},
     };
     for (const auto& part : parts) {
-      Outcome o{part.name, part.title};
+      Outcome o;
+      o.name = part.name;
+      o.title = part.title;
       o.verdict = run(Query{part.name, part.violation, false, "QF_NIA"}, o.ms, nullptr, o.detail);
       outcomes.push_back(o);
     }
@@ -126,8 +128,9 @@ std::vector<Outcome> Prover::prove_fast_div_bounds(const ShiftChooser& shift_for
     const int64_t lo = l == 0 ? 1 : (int64_t{1} << (l - 1)) + 1;
     const int64_t hi = l == 0 ? 1 : l == 63 ? kMax : int64_t{1} << l;
     const int s = shift_for(lo);
-    Outcome o{"fast-div-B-" + std::to_string(l),
-              "FastDiv (B) for divisors " + std::to_string(lo) + ".." + std::to_string(hi)};
+    Outcome o;
+    o.name = "fast-div-B-" + std::to_string(l);
+    o.title = "FastDiv (B) for divisors " + std::to_string(lo) + ".." + std::to_string(hi);
     o.detail = "shift " + std::to_string(s);
     if (s < 63 || s > 126) {
       o.verdict = Verdict::kRefuted;

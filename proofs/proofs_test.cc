@@ -157,7 +157,9 @@ void expect_real(const Mapping& m, const ShapeWithLayout& shape, const Outcome& 
     return e.size() == c.dims.size();
   };
   for (size_t i = 0; i < shape.dims.size(); ++i) {
-    if (shape.dims[i] != kSymbolicDim) EXPECT_EQ(c.dims[i], shape.dims[i]);
+    if (shape.dims[i] != kSymbolicDim) {
+      EXPECT_EQ(c.dims[i], shape.dims[i]);
+    }
   }
   const int64_t n = mapped_final_count(a, m.concrete, c.dims, l);
   if (o.name == "P1") {

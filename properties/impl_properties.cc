@@ -296,7 +296,10 @@ void RelayoutMatchesSpec() {
 
 std::string join(const std::vector<int64_t>& values) {
   std::string out;
-  for (const int64_t x : values) out += (out.empty() ? "" : ",") + std::to_string(x);
+  for (const int64_t x : values) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(x);
+  }
   return out;
 }
 

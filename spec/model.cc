@@ -227,7 +227,12 @@ std::string join(const std::vector<int64_t>& values, std::string_view separator)
   return out;
 }
 
-std::string tuple(const std::vector<int64_t>& values) { return "(" + join(values) + ")"; }
+std::string tuple(const std::vector<int64_t>& values) {
+  std::string out = "(";
+  out += join(values);
+  out += ')';
+  return out;
+}
 
 namespace {
 void collect_leaves(const Shape& shape, std::vector<int64_t>& path, std::vector<Leaf>& out) {

@@ -402,7 +402,12 @@ ShapeWithLayout parse_shape(std::string_view text) {
   return std::move(shape.array);
 }
 
-std::string print_tile(const Tile& tile) { return "(" + join_tile(tile.dims) + ")"; }
+std::string print_tile(const Tile& tile) {
+  std::string out = "(";
+  out += join_tile(tile.dims);
+  out += ')';
+  return out;
+}
 
 std::string print_properties(const Layout& layout) {
   std::string out;
@@ -422,7 +427,9 @@ std::string print_properties(const Layout& layout) {
   number("S", layout.memory_space, 0);
   if (!layout.split_configs.empty()) out += "SC";
   for (const SplitConfig& sc : layout.split_configs) {
-    out += "(" + std::to_string(sc.dimension) + ":" + join(sc.split_indices) + ")";
+    out += '(';
+    out += std::to_string(sc.dimension) + ":" + join(sc.split_indices);
+    out += ')';
   }
   if (layout.physical_shape) out += "P(" + *layout.physical_shape + ")";
   number("M", layout.metadata_prefix_bytes, 0);

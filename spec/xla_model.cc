@@ -193,7 +193,8 @@ std::vector<Problem> validity_problems(const ShapeWithLayout& shape) {
   }
   for (size_t level = 0; level < l.tiles.size(); ++level) {
     const int64_t entries = static_cast<int64_t>(l.tiles[level].dims.size());
-    const std::string prop = "T" + print_tile(l.tiles[level]);
+    std::string prop = "T";
+    prop += print_tile(l.tiles[level]);
     if (level == 0 && rank > 0 && entries > rank) {
       add(out, S::kWarning, prop,
           "the first tile has " + std::to_string(entries) + " entries but the shape has rank " +
@@ -243,7 +244,12 @@ std::vector<Problem> validity_problems(const Shape& shape) {
   std::vector<Problem> out;
   for (const Leaf& leaf : array_leaves(shape)) {
     for (Problem p : validity_problems(*leaf.array)) {
-      if (!shape.is_array()) p.property = "{" + join(leaf.path) + "} " + p.property;
+      if (!shape.is_array()) {
+        std::string where = "{";
+        where += join(leaf.path);
+        where += "} ";
+        p.property.insert(0, where);
+      }
       out.push_back(std::move(p));
     }
   }
