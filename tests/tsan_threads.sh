@@ -12,6 +12,7 @@ mkdir -p "$work"
 # -O1 without debug information: TSan needs neither more optimization nor
 # line numbers beyond its own to name a race, and the build is the cost here.
 cmake -S "$src" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DTILECHECK_TSAN=ON \
+  -DTILECHECK_WERROR=ON \
   >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 ninja -C "$work" impl_properties >"$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }
 TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \

@@ -75,6 +75,7 @@ build=$WORK/tilecheck-build
 echo "== build.sh: configuring tilecheck's fuzz targets in \$WORK/tilecheck-build"
 cmake -S "$project" -B "$build" "${generator[@]}" "${prefix[@]}" -DCMAKE_BUILD_TYPE=OssFuzz \
   -DTILECHECK_FUZZ_TARGETS_ONLY=ON -DTILECHECK_BUILD_TESTS=OFF -DTILECHECK_FUZZ=ON \
+  -DTILECHECK_WERROR="${TILECHECK_WERROR:-OFF}" \
   -DTILECHECK_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" >"$WORK/tilecheck-configure.log" 2>&1 ||
   { cat "$WORK/tilecheck-configure.log" >&2; die "configuring tilecheck failed (log above)"; }
 
