@@ -402,15 +402,6 @@ bool worth_trying(const Checker& checker, ImplFunction f, const ShapeWithLayout&
          !(f == ImplFunction::kLinearIndex && spec::element_count(c) == 0);
 }
 
-// Shrinking, within options.shrink_seconds, until nothing simpler fails:
-// first the structure (the first candidate of simpler_layouts that keeps
-// the dims' sizes and still fails), then each dim by bisection (the
-// smallest size that still fails, if failing is monotone in it, in about
-// log2(size) checks: a bug past 2^31 positions on [65536,65536] ends just
-// past 2^31 in some 30 checks, where stepping down by one would take
-// thousands), then the other candidates (dims and tile entries a step
-// smaller, f32). Only failing candidates are kept, so whatever the order,
-// the result fails.
 // A failing case as found, or after `steps` steps of shrinking.
 Shrunk shrunk(ShapeWithLayout shape, Verdict verdict, int steps = 0) {
   Shrunk s;
@@ -420,6 +411,15 @@ Shrunk shrunk(ShapeWithLayout shape, Verdict verdict, int steps = 0) {
   return s;
 }
 
+// Shrinking, within options.shrink_seconds, until nothing simpler fails:
+// first the structure (the first candidate of simpler_layouts that keeps
+// the dims' sizes and still fails), then each dim by bisection (the
+// smallest size that still fails, if failing is monotone in it, in about
+// log2(size) checks: a bug past 2^31 positions on [65536,65536] ends just
+// past 2^31 in some 30 checks, where stepping down by one would take
+// thousands), then the other candidates (dims and tile entries a step
+// smaller, f32). Only failing candidates are kept, so whatever the order,
+// the result fails.
 Shrunk shrink(Checker& checker, ImplFunction f, const ShapeWithLayout& failing, Verdict verdict,
               const GateOptions& options) {
   constexpr int kMaxAttempts = 2000;

@@ -294,15 +294,6 @@ void RelayoutMatchesSpec() {
   agree(check::bytes_agree(from, true, "relayout(A -> A) is not the identity", packed, same.bytes()));
 }
 
-std::string join(const std::vector<int64_t>& values) {
-  std::string out;
-  for (const int64_t x : values) {
-    if (!out.empty()) out += ',';
-    out += std::to_string(x);
-  }
-  return out;
-}
-
 // A strided view of a dense array: element e at sum of e[l]*strides[l]
 // bytes. Copies between it and the row-major form.
 struct StridedView {
