@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "conformance/protocol.h"
+#include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::conformance {
 namespace {
@@ -136,6 +137,7 @@ void CommandWorker::start() {
   exports_.unpack = offers("unpack");
   exports_.relayout = offers("relayout");
   exports_.parse = offers("parse");
+  asks_claims_ = offers("claims");
 }
 
 void CommandWorker::stop() { kill_child(child_); }
@@ -228,6 +230,11 @@ CommandWorker::Outcome CommandWorker::request(const std::string& op, nlohmann::j
                                               size_t expected_bytes,
                                               std::optional<double> timeout_seconds) {
   const double timeout = timeout_seconds.value_or(timeout_seconds_);
+  if (claims_failure_) {
+    Outcome o{std::nullopt, std::move(claims_failure_)};
+    claims_failure_.reset();
+    return o;
+  }
   if (child_.pid < 0) start();
   if (failed_) return {std::nullopt, failed_};
   const int64_t seq = seq_++;
@@ -260,22 +267,6 @@ CommandWorker::Outcome CommandWorker::request(const std::string& op, nlohmann::j
   return {std::move(reply), std::nullopt};
 }
 
-std::optional<std::string> CommandWorker::unclaimed(const ShapeWithLayout& shape) const {
-  if (const auto& types = capabilities_.element_types) {
-    if (std::find(types->begin(), types->end(), shape.type) == types->end()) {
-      return "element type " + std::string(element_type_name(shape.type)) + " is not claimed";
-    }
-  }
-  if (const auto& features = capabilities_.features) {
-    for (const std::string& f : jsonl::features_of(shape)) {
-      if (std::find(features->begin(), features->end(), f) == features->end()) {
-        return "feature " + f + " is not claimed";
-      }
-    }
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 // A reply that is `errored`, or a result without the expected field, as a
@@ -301,6 +292,42 @@ std::optional<WorkerReply<T>> unless_result(const Outcome& o, T skipped_answer) 
 }
 
 }  // namespace
+
+std::optional<std::string> CommandWorker::unclaimed(const ShapeWithLayout& shape) {
+  if (const auto& types = capabilities_.element_types) {
+    if (std::find(types->begin(), types->end(), shape.type) == types->end()) {
+      return "element type " + std::string(element_type_name(shape.type)) + " is not claimed";
+    }
+  }
+  if (const auto& features = capabilities_.features) {
+    for (const std::string& f : jsonl::features_of(shape)) {
+      if (std::find(features->begin(), features->end(), f) == features->end()) {
+        return "feature " + f + " is not claimed";
+      }
+    }
+  }
+  if (!asks_claims_) return std::nullopt;
+  const std::string text = print_shape(shape);
+  if (const auto it = claims_.find(text); it != claims_.end()) return it->second;
+  if (claims_failure_) return std::nullopt;  // the next request reports the last one first
+  const Outcome o = request("claims", {{"layout", jsonl::layout_fields(shape)}});
+  if (o.failure) {
+    claims_failure_ = o.failure;
+  } else if (o.reply->kind == jsonl::Reply::Kind::kSkipped) {
+    return claims_[text] = "answered claims with skipped: " + o.reply->message;
+  } else if (o.reply->kind == jsonl::Reply::Kind::kErrored) {
+    claims_failure_ = WorkerFailure{errored(*o.reply), ""};
+  } else if (const auto claim = jsonl::read_claim(o.reply->result); !claim) {
+    claims_failure_ = WorkerFailure{"a result without a boolean \"claimed\"", ""};
+  } else {
+    return claims_[text] = claim->claimed ? std::nullopt : std::optional<std::string>("not claimed: " + claim->message);
+  }
+  // A failed answer: the layout counts as claimed, and the next request,
+  // which is about it, reports the failure.
+  claims_failure_->what = "asked whether it claims " + text + ": " + claims_failure_->what;
+  return std::nullopt;
+}
+
 
 template <class Answer>
 std::optional<WorkerReply<std::vector<Answer>>> CommandWorker::batch_reply(

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -36,7 +37,7 @@ class CommandWorker : public ImplUnderTest {
   std::string gate_flag() const override;
   std::string description() const override;
   const ImplExports& exports() const override { return exports_; }
-  std::optional<std::string> unclaimed(const ShapeWithLayout& shape) const override;
+  std::optional<std::string> unclaimed(const ShapeWithLayout& shape) override;
   void start_afresh() override { stop(); }
   int64_t processes_started() const override { return processes_started_; }
 
@@ -92,6 +93,13 @@ class CommandWorker : public ImplUnderTest {
   std::string pending_;  // bytes read past the last line
   int64_t seq_ = 0;
   std::optional<WorkerFailure> failed_;
+  // The answers to `claims`, by layout text: nullopt when claimed, else why
+  // not. A `claims` request that failed is not kept here: its failure waits
+  // in claims_failure_ and is the answer to the next request, so that the
+  // case about that layout reports it.
+  bool asks_claims_ = false;  // it offers the operation `claims`
+  std::map<std::string, std::optional<std::string>> claims_;
+  std::optional<WorkerFailure> claims_failure_;
 };
 
 }  // namespace tilecheck::conformance

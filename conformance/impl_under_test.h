@@ -96,9 +96,10 @@ class ImplUnderTest {
   virtual std::string description() const = 0;
   virtual const ImplExports& exports() const = 0;
   // Why the implementation never gets asked about `shape` (it does not
-  // claim its element type or one of its tiling forms), or nullopt when it
-  // claims it. A plugin claims everything.
-  virtual std::optional<std::string> unclaimed(const ShapeWithLayout&) const { return {}; }
+  // claim its element type or one of its tiling forms, or it answered
+  // `claims` for this layout with false), or nullopt when it claims it. Not
+  // const: a command may be asked. A plugin claims everything.
+  virtual std::optional<std::string> unclaimed(const ShapeWithLayout&) { return {}; }
   // The next request goes to a new process, which has seen no earlier
   // request (to tell a failure that depends on them from one that does not).
   virtual void start_afresh() = 0;

@@ -225,6 +225,18 @@ Capabilities read_capabilities(const nlohmann::json& result) {
   return c;
 }
 
+std::optional<Claim> read_claim(const nlohmann::json& result) {
+  if (!result.is_object()) return std::nullopt;
+  const auto claimed = result.find("claimed");
+  if (claimed == result.end() || !claimed->is_boolean()) return std::nullopt;
+  Claim c{claimed->get<bool>(), ""};
+  if (const auto message = result.find("message"); message != result.end()) {
+    if (!message->is_string()) return std::nullopt;
+    c.message = message->get<std::string>();
+  }
+  return c;
+}
+
 std::vector<std::string> features_of(const ShapeWithLayout& shape) {
   std::vector<std::string> out;
   const Layout& l = shape.layout;

@@ -53,6 +53,16 @@ struct Capabilities {
 // Reads the result of `start`; throws Error naming what is wrong.
 Capabilities read_capabilities(const nlohmann::json& result);
 
+// The result of `claims`: whether the implementation claims the layout,
+// and why not when it does not (its "message", possibly empty); nullopt
+// when the result has no boolean "claimed" or a "message" that is not a
+// string.
+struct Claim {
+  bool claimed = false;
+  std::string message;
+};
+std::optional<Claim> read_claim(const nlohmann::json& result);
+
 // The tiling features a layout uses, by their protocol names:
 // "sub_tiles", "combined_dims", "element_size", "tail_padding".
 std::vector<std::string> features_of(const ShapeWithLayout& shape);
@@ -61,11 +71,11 @@ inline const std::vector<std::string>& all_features() {
                                                  "tail_padding"};
   return names;
 }
-// The operations of protocol version 1.
+// The operations of protocol version 1 (`claims` is asked of a layout
+// before any other, when offered).
 inline const std::vector<std::string>& all_operations() {
-  static const std::vector<std::string> names = {"byte_size", "linear_index", "delinearize",
-                                                 "pack",      "unpack",       "relayout",
-                                                 "parse"};
+  static const std::vector<std::string> names = {"byte_size", "linear_index", "delinearize", "pack",
+                                                 "unpack",    "relayout",     "parse",       "claims"};
   return names;
 }
 

@@ -58,6 +58,9 @@ class Checker {
   // crash happens on.
   Verdict check(ImplFunction f, const ShapeWithLayout& shape, bool one_at_a_time = false) {
     const int64_t started = impl_.processes_started();
+    // Asked first, so that a failed answer to `claims` about this layout
+    // fails this case wherever it is checked: found, shrunk or alone.
+    impl_.unclaimed(shape);
     Verdict v = dispatch(f, shape, one_at_a_time);
     // A case whose requests started a process is the first that process saw.
     if (impl_.processes_started() != started) history_.clear();

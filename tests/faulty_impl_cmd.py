@@ -22,6 +22,13 @@ implementation does (examples/python/tiled_layout_impl.py):
     index_only        offers linear_index only, and answers it correctly
     supports_one_f32  claims f32, and answers "skipped" to every layout but
                       f32[3,5]{1,0:T(2,2)}
+    claims_rank_2     offers `claims` and claims the layouts of rank 2 only;
+                      answers "errored" to any other request about a layout
+                      of another rank, and every request correctly
+    crash_on_claims   offers `claims`, and dies of SIGSEGV when asked it
+                      about a layout with sub-tiles
+    errored_claims    offers `claims`, and answers it "errored" for a layout
+                      with sub-tiles
 """
 import json
 import os
@@ -82,6 +89,20 @@ for line in sys.stdin:
     if op == "pack" and MODE == "errored_pack":
         send(json.dumps({"seq": seq, "errored": {"message": "out of coffee"}}).encode())
         continue
+    if op == "claims" and MODE in ("claims_rank_2", "crash_on_claims", "errored_claims"):
+        rank = len(request["layout"]["dims"])
+        sub_tiles = len(request["layout"]["tiles"]) > 1
+        if MODE == "crash_on_claims" and sub_tiles:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if MODE == "errored_claims" and sub_tiles:
+            send(json.dumps({"seq": seq, "errored": {"message": "lost count of tiles"}}).encode())
+            continue
+        claimed = rank == 2 or MODE != "claims_rank_2"
+        send(json.dumps({"seq": seq, "result": {"claimed": claimed, "message": "rank %d" % rank}}).encode())
+        continue
+    if MODE == "claims_rank_2" and "layout" in request and len(request["layout"]["dims"]) != 2:
+        send(json.dumps({"seq": seq, "errored": {"message": "sent a layout it does not claim"}}).encode())
+        continue
     if MODE == "supports_one_f32" and op != "start" and \
             request["layout"]["text"] != "f32[3,5]{1,0:T(2,2)}":
         send(json.dumps({"seq": seq, "skipped": {"message": "not this one"}}).encode())
@@ -93,5 +114,7 @@ for line in sys.stdin:
         reply["result"]["capabilities"]["element_types"] = ["f32"]
     if op == "start" and MODE == "claims_f32_plain":
         reply["result"]["capabilities"].update({"element_types": ["f32"], "features": []})
+    if op == "start" and MODE in ("claims_rank_2", "crash_on_claims", "errored_claims"):
+        reply["result"]["capabilities"]["operations"].append("claims")
     reply["seq"] = seq + (1 if op == "linear_index" and MODE == "wrong_seq_index" else 0)
     send(json.dumps(reply).encode())

@@ -47,6 +47,13 @@ bool passed(const Output& r, const std::string& op) {
   return search(r.out, "\\n" + op + " +passed ");
 }
 
+// The report's count of layouts never sent because they are not claimed
+// (0 when it has no such line).
+int not_claimed(const Output& r) {
+  std::vector<std::string> m;
+  return search(r.out, "\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ", &m) ? std::stoi(m[1]) : 0;
+}
+
 std::string after(const std::string& text, const std::string& label) {
   std::vector<std::string> m;
   return search(text, "\\n *" + label + " +([^\\n]*)", &m) ? m[1] : "";
@@ -389,11 +396,38 @@ TEST(ImplCmd, AHangIsKilledWithEveryProcessItStarted) {
 TEST(ImplCmd, OnlyWhatIsClaimedIsSent) {
   const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " claims_f32_plain");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  std::vector<std::string> m;
-  ASSERT_TRUE(search(r.out, "\\nnot claimed by the implementation \\(never sent\\): ([0-9]+) ", &m))
-      << r.out;
-  EXPECT_GT(std::stoi(m[1]), 20) << r.out;  // most of the 45 layouts
+  EXPECT_GT(not_claimed(r), 20) << r.out;  // most of the 45 layouts
   EXPECT_TRUE(passed(r, "linear_index")) << r.out;
+}
+
+// An implementation that offers `claims` is asked about each layout before
+// anything else, and sent nothing about a layout it does not claim (it
+// answers such a request "errored", which would fail the gate).
+TEST(ImplCmd, ALayoutItDoesNotClaimWhenAskedIsNeverSent) {
+  const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " claims_rank_2");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(not_claimed(r), 10) << r.out;
+  for (const char* op : {"linear_index", "pack", "byte_size", "delinearize", "unpack", "relayout"}) {
+    EXPECT_TRUE(passed(r, op)) << op << r.out;
+  }
+}
+
+// A crash or an "errored" answer to `claims` fails every case about that
+// layout, named in the report; the other layouts are still checked.
+TEST(ImplCmd, AFailedAnswerToClaimsFailsTheLayoutAsked) {
+  const std::string layouts[] = {"--layout", "f32[3,5]{1,0:T(2,2)}", "--layout", "bf16[4,6]{1,0:T(2,2)(2,1)}"};
+  for (const std::string mode : {"crash_on_claims", "errored_claims"}) {
+    std::vector<std::string> flags(std::begin(layouts), std::end(layouts));
+    const Output r = gate_cmd(std::string(PYTHON3) + " " + FAULTY_IMPL_CMD + " " + mode, flags);
+    EXPECT_EQ(r.exit_code, 1) << mode << r.out << r.err;
+    const std::string why = mode == "crash_on_claims" ? "crashed: " : "errored: lost count of tiles";
+    // Shrunk like any failure: to a simpler layout with sub-tiles.
+    EXPECT_TRUE(search(r.out, "\\nFAILED linear_index: asked whether it claims [^\\n]*\\)\\}: " + why)) << mode << r.out;
+    EXPECT_NE(r.out.find("found on:      --layout: bf16[4,6]{1,0:T(2,2)(2,1)}\n"), std::string::npos) << mode << r.out;
+    EXPECT_TRUE(search(r.out, "\\n  byte_size +bf16 +0 +0 +1 ")) << mode << r.out;
+    EXPECT_FALSE(search(r.out, "\\n  (linear_index|pack|byte_size) +f32 ")) << mode << r.out;
+    EXPECT_EQ(r.out.find("depends on the requests before it"), std::string::npos) << mode << r.out;
+  }
 }
 
 TEST(ImplCmd, AStartThatIsNotOneExitsTwo) {
