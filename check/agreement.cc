@@ -138,15 +138,15 @@ Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_v
     d.details.emplace_back("expected buffer", "[" + hex_bytes(expected) + "]");
     d.details.emplace_back("actual buffer", "[" + hex_bytes(actual) + "]");
   }
-  // Whole float elements (no E(n) of another width) that differ only
-  // within their value class: say so, and what it means.
-  const std::optional<FloatFormat> f = float_format(shape.type);
-  if (f && shape.element_bits() == f->bits) {
-    const std::map<ValueClass, int64_t> classes = value_differences(*f, expected, actual);
+  // Whole elements (no E(n) of another width) of a type with value classes
+  // that differ only within their class: say so, and what it means.
+  if (has_value_classes(shape.type) && shape.element_bits() == natural_bit_width(shape.type)) {
+    const std::map<ValueClass, int64_t> classes = value_differences(shape.type, expected, actual);
     if (!classes.empty() && !classes.count(ValueClass::kOther)) {
+      const std::string counts = value_differences_text(classes);
+      d.what += " (values changed within their class: " + counts + ")";
       d.details.emplace_back("value classes",
-                             "only floating-point values differ, each within its class: " +
-                                 value_differences_text(classes) +
+                             "only values differ, each within its class: " + counts +
                                  " (the implementation moves values through float arithmetic instead of "
                                  "copying their bits; a layout conversion must copy bits)");
     }

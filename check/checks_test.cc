@@ -184,14 +184,30 @@ TEST(ValueClasses, FloatDifferencesWithinTheirClassAreNamed) {
     if (what == "value classes") classes = value;
   }
   EXPECT_EQ(classes,
-            "only floating-point values differ, each within its class: 1 signalling NaN written quiet, 1 denormal "
+            "only values differ, each within its class: 1 signalling NaN written quiet, 1 denormal "
             "written as a signed zero, 1 -0 written as +0 (the implementation moves values through float arithmetic "
             "instead of copying their bits; a layout conversion must copy bits)");
+  EXPECT_EQ(d->what,
+            "wrong packed bytes (values changed within their class: 1 signalling NaN written quiet, 1 denormal "
+            "written as a signed zero, 1 -0 written as +0)");
   got[6] ^= 1;  // 1.0 with another mantissa bit: not a value class
   const Agreement other = bytes_agree(bf16, true, "wrong packed bytes", want, got);
   ASSERT_TRUE(other);
+  EXPECT_EQ(other->what, "wrong packed bytes");
   for (const auto& [what, value] : other->details) EXPECT_NE(what, "value classes") << value;
-  // An integer type is never classified.
+  // A 32-bit integer rounded to f32's 24 bits is named; one off by one is not.
+  const ShapeWithLayout s32 = parse_shape("s32[2]{0}");
+  const std::vector<uint8_t> big = {0x01, 0x00, 0x00, 0x01, 0x07, 0x00, 0x00, 0x00};  // 2^24 + 1, 7
+  const std::vector<uint8_t> rounded = {0x00, 0x00, 0x00, 0x01, 0x07, 0x00, 0x00, 0x00};
+  const Agreement s32_rounded = bytes_agree(s32, false, "wrong unpacked bytes", big, rounded);
+  ASSERT_TRUE(s32_rounded);
+  EXPECT_EQ(s32_rounded->what, "wrong unpacked bytes (values changed within their class: 1 32-bit integer rounded to f32 precision)");
+  std::vector<uint8_t> off_by_one = rounded;
+  off_by_one[4] = 0x06;
+  const Agreement s32_other = bytes_agree(s32, false, "wrong unpacked bytes", big, off_by_one);
+  ASSERT_TRUE(s32_other);
+  EXPECT_EQ(s32_other->what, "wrong unpacked bytes");
+  // Another integer type is never classified.
   const std::vector<uint8_t> quieted = {0xc1, 0x7f, 0x00, 0x80, 0x00, 0x00, 0x80, 0x3f};
   const Agreement ints = bytes_agree(parse_shape("s16[4]{0:T(2)}"), true, "wrong packed bytes", want, quieted);
   ASSERT_TRUE(ints);

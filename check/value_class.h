@@ -101,18 +101,24 @@ inline ValueClass classify_element(ElementType type, uint64_t expected, uint64_t
   return ValueClass::kOther;
 }
 
-// The differing elements of two buffers of whole `f.bits / 8`-byte
-// elements, little-endian, counted by class.
-inline std::map<ValueClass, int64_t> value_differences(const FloatFormat& f, std::span<const uint8_t> expected,
+// Whether classify_element can name a class for `type`: the IEEE floats
+// and the 32-bit integers.
+inline bool has_value_classes(ElementType type) {
+  return float_format(type).has_value() || type == ElementType::kS32 || type == ElementType::kU32;
+}
+
+// The differing elements of two buffers of whole elements of `type` in its
+// natural width, little-endian, counted by class (classify_element).
+inline std::map<ValueClass, int64_t> value_differences(ElementType type, std::span<const uint8_t> expected,
                                                        std::span<const uint8_t> actual) {
   std::map<ValueClass, int64_t> counts;
-  const size_t width = static_cast<size_t>(f.bits / 8);
+  const size_t width = static_cast<size_t>(natural_bit_width(type) / 8);
   for (size_t i = 0; i + width <= expected.size() && i + width <= actual.size(); i += width) {
     if (std::memcmp(&expected[i], &actual[i], width) == 0) continue;
     uint64_t a = 0, b = 0;
     std::memcpy(&a, &expected[i], width);
     std::memcpy(&b, &actual[i], width);
-    ++counts[classify_value(f, a, b)];
+    ++counts[classify_element(type, a, b)];
   }
   return counts;
 }
