@@ -1,4 +1,5 @@
-# Sourced by scripts/run and scripts/test.
+# Sourced by scripts/run, scripts/test, scripts/test-builds and
+# scripts/gate-implementations.
 # tilecheck_configure SOURCE_DIR BUILD_DIR CMAKE_ARGS...: configures with
 # Ninja, keeping CMake's own lines in BUILD_DIR/configure.log; prints the
 # configure's one-line notices (an optional library missing and what it
@@ -13,4 +14,14 @@ tilecheck_configure() {
     return 1
   fi
   sed -n 's/^-- \(tilecheck: .*\)/\1/p' "$build/configure.log" >&2
+}
+
+# tilecheck_configure_test_tree ROOT: configures ROOT/build/test, the tree
+# of scripts/test, scripts/test-builds and scripts/gate-implementations:
+# AddressSanitizer and UndefinedBehaviorSanitizer, warnings as errors, and
+# XLA's TransposePlan peer when TILECHECK_XLA_SOURCE_DIR names a checkout.
+tilecheck_configure_test_tree() {
+  local root=$1
+  tilecheck_configure "$root" "$root/build/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILECHECK_SANITIZE=ON \
+    -DTILECHECK_WERROR=ON ${TILECHECK_XLA_SOURCE_DIR:+-DTILECHECK_XLA_SOURCE_DIR="$TILECHECK_XLA_SOURCE_DIR"}
 }

@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""The figures of docs/IMPLEMENTATIONS.md: the gate run on each real
+implementation whose adapter is built, and its verdict.
+
+    gate_implementations.py (--write | --check) DOC TILECHECK NAME=COMMAND...
+
+NAME is one of the adapters below; COMMAND the path of its built command.
+For each, the gate runs three times (the default layouts, --profile tpu,
+--profile gpu; 300 generated layouts each, seed 1), and the table between
+the markers of DOC gets one row per run. --write rewrites those rows;
+--check compares them with DOC and fails on a difference, naming it. Rows
+of an adapter that is not given are left as they are (and said so).
+Standard library only."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+# The adapters: how the table names each, and the environment it runs in.
+# oneDNN is held at AVX2, so that every x86-64 machine with AVX2 (with or
+# without AVX-512) reproduces its row; its default ISA is pinned by the
+# ctests onednn_gate.* instead.
+ADAPTERS = {
+    "onednn": ("oneDNN reorder, at most AVX2 (`tilecheck-onednn-impl`)", {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
+    "xla": ("XLA TransposePlan (`tilecheck-xla-transpose-impl`)", {}),
+}
+RUNS = [("default", []), ("tpu", ["--profile", "tpu"]), ("gpu", ["--profile", "gpu"])]
+CASES = "300"
+BEGIN, END = "<!-- gate-implementations: begin -->", "<!-- gate-implementations: end -->"
+HEADER = ("| implementation | version | run | layouts claimed | byte_size | pack | unpack | relayout | verdict |\n"
+          "|---|---|---|---|---|---|---|---|---|")
+OPERATIONS = ("byte_size", "pack", "unpack", "relayout")
+
+
+def gate(tilecheck, command, env, flags):
+    """The gate's JSON report, and each case it sent with its failure message (None when it passed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        junit = os.path.join(tmp, "gate.xml")
+        # memory=0: the sanitizers' shadow memory, when the build has them.
+        run = subprocess.run([tilecheck, "gate", "--impl-cmd", command, "--limit", "memory=0", "--cases", CASES,
+                              "--json", "--junit", junit] + flags,
+                             capture_output=True, text=True, timeout=1800, env={**os.environ, **env})
+        if run.returncode not in (0, 1):
+            sys.exit(f"the gate on {command} {' '.join(flags)} ended with status {run.returncode}:\n{run.stderr}")
+        # (operation, layout, failure message or None); cases the gate did
+        # not send (<skipped>) are left out.
+        cases = []
+        for case in ET.parse(junit).iter("testcase"):
+            if case.find("skipped") is not None:
+                continue
+            failure = case.find("failure")
+            cases.append((case.get("classname"), case.get("name"), None if failure is None else failure.get("message")))
+        return json.loads(run.stdout), cases
+
+
+def problem_kind(message):
+    """A failure's kind, without its counts: 'values changed within their class', 'wrong packed bytes', ..."""
+    if "(values changed within their class:" in message:
+        return "values changed within their class"
+    return re.split(r" \(|: ", message, maxsplit=1)[0]
+
+
+def version_of(command, env):
+    """The version the implementation gives in its answer to start."""
+    run = subprocess.run([command], input='{"seq":0,"op":"start","protocol":1}\n', capture_output=True, text=True,
+                         timeout=60, env={**os.environ, **env})
+    return json.loads(run.stdout.splitlines()[0])["result"]["version"]
+
+
+def row(name, version, run, report, cases):
+    layouts = report["layouts"]
+    total = layouts["catalogue"] + layouts["reach"] + layouts["generated"] + layouts["given"]
+    cells = []
+    for op in OPERATIONS:
+        mine = [m for f, _, m in cases if f == op]
+        failed = [m for m in mine if m is not None]
+        cells.append(f"{len(mine) - len(failed)} passed" + (f", {len(failed)} failed" if failed else "") if mine else "not offered")
+    failures = sorted({(problem_kind(m), layout.split("[")[0]) for _, layout, m in cases if m is not None})
+    if not failures:
+        verdict = "passed"
+    else:
+        kinds = {}
+        for kind, element_type in failures:
+            kinds.setdefault(kind, []).append(f"`{element_type}`")
+        verdict = "FAILED: " + "; ".join(f"{k} ({', '.join(t)})" for k, t in kinds.items())
+    return (f"| {name} | {version} | {run} | {total - layouts['unclaimed']} of {total} | " + " | ".join(cells) +
+            f" | {verdict} |")
+
+
+def main():
+    mode, doc, tilecheck = sys.argv[1:4]
+    if mode not in ("--write", "--check"):
+        sys.exit(__doc__)
+    given = dict(arg.split("=", 1) for arg in sys.argv[4:])
+    for key in given:
+        if key not in ADAPTERS:
+            sys.exit(f"unknown adapter '{key}' (known: {', '.join(ADAPTERS)})")
+    text = open(doc).read()
+    if BEGIN not in text or END not in text:
+        sys.exit(f"{doc} has no {BEGIN} ... {END} markers")
+    head, rest = text.split(BEGIN, 1)
+    old_table, tail = rest.split(END, 1)
+    old_rows = [line for line in old_table.strip().splitlines()[2:] if line.startswith("|")]
+    rows = []
+    for key, (name, env) in ADAPTERS.items():
+        if key not in given:
+            kept = [r for r in old_rows if r.startswith(f"| {name} |")]
+            print(f"{key}: not built here; its {len(kept)} rows are left as they are")
+            rows += kept
+            continue
+        version = version_of(given[key], env)
+        for run, flags in RUNS:
+            report, cases = gate(tilecheck, given[key], env, flags)
+            rows.append(row(name, version, run, report, cases))
+            print(rows[-1])
+    new_table = "\n" + HEADER + "\n" + "\n".join(rows) + "\n"
+    if mode == "--write":
+        open(doc, "w").write(head + BEGIN + new_table + END + tail)
+        print(f"{doc}: {len(rows)} rows written")
+        return
+    if new_table.strip() != old_table.strip():
+        old, new = set(old_rows), set(rows)
+        sys.exit("the table differs from this run:\n" + "\n".join(
+            [f"  in {doc}: {r}" for r in old_rows if r not in new] + [f"  this run: {r}" for r in rows if r not in old]))
+    print(f"{doc}: the table matches this run ({len(rows)} rows)")
+
+
+if __name__ == "__main__":
+    main()
