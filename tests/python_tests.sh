@@ -29,3 +29,15 @@ PYTHONPATH="$build/python" "$python" -m pytest -q -p no:cacheprovider \
   python/tests examples/python/detile_bf16.py
 # A plain python3 imports it, from the tree: nothing preloaded.
 PYTHONPATH="$build/python" "$python" -c 'import tilecheck; print("import tilecheck:", tilecheck.__version__)'
+# An interpreter that cannot import it (here: numpy hidden, as in another
+# interpreter without Debian's python3-numpy) is told which one it was built for.
+if PYTHONPATH="$build/python" "$python" -c 'import sys; sys.modules["numpy"] = None; import tilecheck' 2>"$build/import.err"; then
+  echo "error: import tilecheck without numpy succeeded" >&2
+  exit 1
+fi
+if ! grep -q "tilecheck's extension was built for $python (Python 3" "$build/import.err"; then
+  echo "error: the failed import does not name the interpreter the package is built for:" >&2
+  cat "$build/import.err" >&2
+  exit 1
+fi
+echo "import tilecheck without numpy: $(tail -1 "$build/import.err" | cut -c1-100)..."

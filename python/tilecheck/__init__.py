@@ -19,7 +19,18 @@ LayoutError, a ValueError, with the message the command line prints.
 
 Hypothesis strategies are in tilecheck.strategies.
 """
-from . import _tilecheck
+try:
+    import numpy as _numpy  # noqa: F401 -- the extension's arrays: imported here, so that a missing numpy is said now
+    from . import _tilecheck
+except ImportError as error:  # another interpreter than the one it was built for, or no numpy
+    import sys as _sys
+    from . import _build
+    raise ImportError(
+        f"tilecheck's extension was built for {_build.PYTHON_EXECUTABLE} (Python {_build.PYTHON_VERSION}), "
+        f"with that interpreter's numpy (Debian's python3-numpy); this is {_sys.executable} "
+        f"(Python {_sys.version.split()[0]}) and the import failed: {error}. Run {_build.PYTHON_EXECUTABLE}, "
+        f"or build the package for this interpreter with -DPython_EXECUTABLE={_sys.executable} "
+        f"(tilecheck's docs/PYTHON.md)") from error
 
 Layout = _tilecheck.Layout
 LayoutError = _tilecheck.LayoutError
