@@ -19,9 +19,11 @@ tilecheck_configure() {
 # tilecheck_configure_test_tree ROOT: configures ROOT/build/test, the tree
 # of scripts/test, scripts/test-builds and scripts/gate-implementations:
 # AddressSanitizer and UndefinedBehaviorSanitizer, warnings as errors, and
-# XLA's TransposePlan peer when TILECHECK_XLA_SOURCE_DIR names a checkout.
+# XLA's TransposePlan peer when TILECHECK_XLA_SOURCE_DIR names a checkout
+# (then it installs what that needs: scripts/deps.sh, sourced first).
 tilecheck_configure_test_tree() {
   local root=$1
+  if [ -n "${TILECHECK_XLA_SOURCE_DIR:-}" ]; then tilecheck_install_deps xla; fi
   tilecheck_configure "$root" "$root/build/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILECHECK_SANITIZE=ON \
     -DTILECHECK_WERROR=ON ${TILECHECK_XLA_SOURCE_DIR:+-DTILECHECK_XLA_SOURCE_DIR="$TILECHECK_XLA_SOURCE_DIR"}
 }

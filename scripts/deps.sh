@@ -62,9 +62,15 @@ tilecheck_arm_packages=(
   libgtest-dev:arm64        # GoogleTest, arm64 build
 )
 
-# tilecheck_install_deps [main|test|all|arm]: installs what is missing of the
-# main list, of the main and test lists, of those and the builds list (the
-# default), or of the Arm list.
+# Needed only when build/test is given an XLA checkout
+# (TILECHECK_XLA_SOURCE_DIR: XLA's TransposePlan as a peer, docs/PEERS.md).
+tilecheck_xla_packages=(
+  libabsl-dev               # Abseil, which XLA's transpose.cc is written against
+)
+
+# tilecheck_install_deps [main|test|all|arm|xla]: installs what is missing of
+# the main list, of the main and test lists, of those and the builds list (the
+# default), of the Arm list, or of the XLA list.
 tilecheck_install_deps() {
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
@@ -74,7 +80,8 @@ tilecheck_install_deps() {
         "${tilecheck_builds_packages[@]}"
       ;;
     arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;
-    *) echo "tilecheck_install_deps: expected 'main', 'test', 'all' or 'arm', got '$1'" >&2; return 2 ;;
+    xla) tilecheck_install_packages "${tilecheck_xla_packages[@]}" ;;
+    *) echo "tilecheck_install_deps: expected 'main', 'test', 'all', 'arm' or 'xla', got '$1'" >&2; return 2 ;;
   esac
 }
 

@@ -86,6 +86,17 @@ int serve_peer(const PeerOperations& peer, std::istream& in, std::ostream& out) 
   return 0;
 }
 
+int peer_main(int argc, char** argv, const std::function<PeerOperations()>& operations) {
+  if (argc != 1) {
+    std::cerr << "usage: " << argv[0]
+              << " (no arguments): speaks tilecheck's JSON Lines protocol on standard input and output;\n"
+                 "run it as: tilecheck gate --impl-cmd "
+              << argv[0] << "\n";
+    return 2;
+  }
+  return serve_peer(operations(), std::cin, std::cout);
+}
+
 void require_size(const char* what, std::span<const uint8_t> bytes, size_t expected) {
   if (bytes.size() != expected) {
     throw std::runtime_error(std::string(what) + " holds " + std::to_string(bytes.size()) + " bytes, not " +

@@ -41,6 +41,11 @@ struct PeerOperations {
 // ends. Returns the process's exit status (0).
 int serve_peer(const PeerOperations& peer, std::istream& in, std::ostream& out);
 
+// A peer command's whole main: with no arguments, serve_peer on standard
+// input and output with what `operations` returns; with any, a usage line
+// and exit status 2.
+int peer_main(int argc, char** argv, const std::function<PeerOperations()>& operations);
+
 // The exception for a buffer of the wrong size, for the operations above.
 void require_size(const char* what, std::span<const uint8_t> bytes, size_t expected);
 

@@ -43,6 +43,7 @@ peers::OneDnnFormat format_of(const ShapeWithLayout& shape) {
 }
 
 peers::PeerOperations onednn_operations() {
+  if (!peers::limit_onednn_to_one_thread()) std::cerr << "tilecheck-onednn-impl: oneDNN may use several threads\n";
   peers::PeerOperations ops;
   const dnnl_version_t* v = dnnl_version();
   ops.name = "oneDNN reorder";
@@ -82,14 +83,4 @@ peers::PeerOperations onednn_operations() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 1) {
-    std::cerr << "usage: " << argv[0]
-              << " (no arguments): speaks tilecheck's JSON Lines protocol on standard input and output;\n"
-                 "run it as: tilecheck gate --impl-cmd "
-              << argv[0] << "\n";
-    return 2;
-  }
-  if (!peers::limit_onednn_to_one_thread()) std::cerr << "tilecheck-onednn-impl: oneDNN may use several threads\n";
-  return peers::serve_peer(onednn_operations(), std::cin, std::cout);
-}
+int main(int argc, char** argv) { return tilecheck::peers::peer_main(argc, argv, onednn_operations); }

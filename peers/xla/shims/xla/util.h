@@ -1,0 +1,41 @@
+// Shim of XLA's util.h for TransposePlan (peers/xla/shims/README.md): the two
+// error constructors and three integer helpers transpose.cc calls.
+#pragma once
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "xla/status.h"
+
+namespace xla {
+
+template <typename... Args>
+Status InvalidArgument(const absl::FormatSpec<Args...>& format, const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrFormat(format, args...));
+}
+
+template <typename... Args>
+Status Unimplemented(const absl::FormatSpec<Args...>& format, const Args&... args) {
+  return absl::UnimplementedError(absl::StrFormat(format, args...));
+}
+
+// Quotient and remainder, rounded towards -inf or +inf, without forming
+// dividend + divisor - 1 (which overflows near the top of int64), as TSL's
+// MathUtil computes them.
+template <typename T>
+constexpr T FloorOfRatio(T dividend, T divisor) {
+  const T q = dividend / divisor;
+  return (dividend % divisor != 0 && ((dividend < 0) != (divisor < 0))) ? q - 1 : q;
+}
+
+template <typename T>
+constexpr T CeilOfRatio(T dividend, T divisor) {
+  const T q = dividend / divisor;
+  return (dividend % divisor != 0 && ((dividend < 0) == (divisor < 0))) ? q + 1 : q;
+}
+
+template <typename T>
+constexpr T RoundUpTo(T value, T divisor) {
+  return CeilOfRatio(value, divisor) * divisor;
+}
+
+}  // namespace xla
