@@ -68,6 +68,16 @@ def tables(shared, mine, target, how, llc_x, llc_bytes):
         p, u, mt, mc, dnn = c.get("pack"), c.get("unpack"), c.get("pack_mt"), c.get("memcpy"), c.get("onednn_pack")
         print(f"{case:22} {where:>8} {x or 0:6.1f} {gbs(p)} {gbs(u)} {gbs(mt)} {gbs(mc)} {gbs(dnn)} {gbs(spec)} "
               f"| {ratio(p, mc)} {ratio(u, mc)} {ratio(mt, mc)} {ratio(p, dnn)} {ratio(p, spec):>7}")
+    beside_xla = [case for case in mine if "xla_pack" in r(case)]
+    if beside_xla:
+        print()
+        print(f"beside XLA's TransposePlan on {target} (one plan made before timing, 1 thread), GB/s over the "
+              "dense bytes")
+        print(f"{'case':22} {'pack':>6} {'xla_pk':>6} {'unpack':>6} {'xla_up':>6} | {'pk/xla':>6} {'up/xla':>6}")
+        for case in sorted(beside_xla):
+            c = r(case)
+            p, u, xp, xu = c.get("pack"), c.get("unpack"), c.get("xla_pack"), c.get("xla_unpack")
+            print(f"{case:22} {gbs(p)} {gbs(xp)} {gbs(u)} {gbs(xu)} | {ratio(p, xp)} {ratio(u, xu)}")
     relayouts = [case for case in mine if "relayout" in mine[case]]
     if relayouts:
         print()

@@ -9,6 +9,10 @@
 //                       cores; one thread below 8 MiB)
 //   memcpy/<case>       memcpy of the dense array's bytes
 //   spec_pack/<case>    spec::pack on the smaller shape given in the label
+//   xla_pack/<case>, xla_unpack/<case>   XLA's TransposePlan (when built
+//                       with an XLA checkout), one plan made before timing,
+//                       1 thread; skipped with an error unless its output
+//                       equals PackPlan's byte for byte
 //   onednn_pack/<case>  oneDNN reorder plain -> the equivalent blocked
 //                       descriptor, 1 thread (omp_set_num_threads(1)); skipped
 //                       with an error unless oneDNN's output equals PackPlan's
@@ -90,6 +94,9 @@
 #include "bench/targets.h"
 #ifdef TILECHECK_HAVE_DNNL
 #include "peers/onednn/onednn_layout.h"
+#endif
+#ifdef TILECHECK_HAVE_XLA
+#include "peers/xla/xla_transpose_layout.h"
 #endif
 
 namespace {
@@ -400,13 +407,59 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kIndexBatch));
 }
 
-#ifdef TILECHECK_HAVE_DNNL
-using tilecheck::peers::OneDnnFormat;
-
-// Whether oneDNN's output equals PackPlan's, decided at a case's first run
+// Whether a peer's output equals PackPlan's, decided at a case's first run
 // (not at start-up, where every case at 4x the cache would cost seconds
 // whatever the filter): unknown, equal, or different.
 enum class Match { kUnknown, kEqual, kDifferent };
+
+#ifdef TILECHECK_HAVE_XLA
+// XLA's TransposePlan (docs/PEERS.md): one plan made before the timed loop,
+// as PJRT keeps its plans in a cache, on 1 thread; pack (dense to the
+// layout) or unpack. Skipped with an error unless its output equals
+// PackPlan's byte for byte, padding included (checked at the case's first
+// run).
+void bench_xla(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
+  namespace peers = tilecheck::peers;
+  const peers::XlaTransposeLayout dense = peers::xla_transpose_dense(s);
+  const auto layout = std::get<peers::XlaTransposeLayout>(peers::xla_transpose_layout(s));
+  const peers::XlaTransposeLayout& from = pack ? dense : layout;
+  const peers::XlaTransposeLayout& to = pack ? layout : dense;
+  const tilecheck::impl::PackPlan plan(s);
+  Buffer src(static_cast<size_t>(peers::xla_transpose_buffer_bytes(from)));
+  if (pack) {
+    src = random_bytes(src.size());
+  } else {
+    plan.pack(random_bytes(plan.index().dense_byte_size()), src, {1});  // zero padding, as a device buffer has
+  }
+  Buffer dst(static_cast<size_t>(peers::xla_transpose_buffer_bytes(to)));
+  const peers::XlaTransposeRun run(from, to);
+  run(src, dst);  // the output's page faults and padding, before timing
+  if (match == Match::kUnknown) {
+    Buffer ours(static_cast<size_t>(pack ? plan.index().byte_size() : plan.index().dense_byte_size()));
+    if (pack) {
+      plan.pack(src, ours, {1});
+    } else {
+      plan.unpack(src, ours, {1});
+    }
+    match = ours.size() == dst.size() && std::memcmp(ours.data(), dst.data(), ours.size()) == 0 ? Match::kEqual
+                                                                                                 : Match::kDifferent;
+  }
+  if (match == Match::kDifferent) {
+    state.SkipWithError("TransposePlan's output differs from PackPlan's (docs/IMPLEMENTATIONS.md)");
+    return;
+  }
+  const WallRate rate;
+  for (auto _ : state) {
+    run(src, dst);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, plan.index().dense_byte_size(), plan.index().dense_byte_size() + plan.index().byte_size());
+}
+#endif
+
+#ifdef TILECHECK_HAVE_DNNL
+using tilecheck::peers::OneDnnFormat;
 
 void bench_onednn(benchmark::State& state, const ShapeWithLayout& s, const OneDnnFormat& d, Match& match) {
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -517,6 +570,16 @@ void register_all(const Targets& targets) {
                                       match = std::make_shared<Match>(Match::kUnknown)](
                                          benchmark::State& st) { bench_onednn(st, s, d, *match); })
             ->Unit(benchmark::kMillisecond);
+      }
+#endif
+#ifdef TILECHECK_HAVE_XLA
+      if (std::holds_alternative<tilecheck::peers::XlaTransposeLayout>(tilecheck::peers::xla_transpose_layout(s))) {
+        for (const bool pack : {true, false}) {
+          benchmark::RegisterBenchmark(bench_name(pack ? "xla_pack" : "xla_unpack", n).c_str(),
+                                       [&s, pack, match = std::make_shared<Match>(Match::kUnknown)](
+                                           benchmark::State& st) { bench_xla(st, s, pack, *match); })
+              ->Unit(benchmark::kMillisecond);
+        }
       }
 #endif
     }

@@ -5,7 +5,7 @@ shows its output is run, and its output compared with what the page shows:
     doc_examples.py [--sanitized] ROOT TOOL... [-- PAGE...]
 
 An example is a line `$ COMMAND` inside a fenced code block whose command
-runs `tilecheck` (first, or after a `|`), followed by the lines it prints
+runs `tilecheck` (first, after `VAR=value` settings, or after a `|`), followed by the lines it prints
 (standard output and standard error, as a terminal shows them) up to the
 next `$ ` line or the end of the block; every command of such a block is
 checked (`cmp ... && echo same bytes` too). The examples of one page run
@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 TIME = re.compile(r"\b\d+(\.\d+)? ?(ns|µs|us|ms|s|min)\b")
-TILECHECK = re.compile(r"(^|\|\s*)(build/release/cli/)?tilecheck\s")
+TILECHECK = re.compile(r"(^|\|\s*)([A-Z_]+=\S+\s+)*(build/release/cli/)?tilecheck\s")
 
 
 def examples(path):

@@ -197,4 +197,23 @@ void xla_transpose(const XlaTransposeLayout& from, const XlaTransposeLayout& to,
   xla_transpose(middle, to, between, out);
 }
 
+struct XlaTransposeRun::Plan {
+  PlanInputs inputs;  // what the options point into
+  std::unique_ptr<xla::TransposePlan> plan;
+};
+
+XlaTransposeRun::XlaTransposeRun(const XlaTransposeLayout& from, const XlaTransposeLayout& to)
+    : plan_(std::make_unique<Plan>()) {
+  plan_->inputs = plan_inputs(from, to);
+  auto plan = xla::TransposePlan::Create(plan_options(plan_->inputs));
+  if (!plan.ok()) throw plan_error(plan.status());
+  plan_->plan = std::move(*plan);
+}
+
+XlaTransposeRun::~XlaTransposeRun() = default;
+
+void XlaTransposeRun::operator()(std::span<const uint8_t> in, std::span<uint8_t> out) const {
+  plan_->plan->Execute(in.data(), out.data());
+}
+
 }  // namespace tilecheck::peers

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <variant>
@@ -68,5 +69,23 @@ void set_xla_transpose_untiled_input(UntiledInput how);
 // and `out` are the caller's to check (xla_transpose_buffer_bytes).
 void xla_transpose(const XlaTransposeLayout& from, const XlaTransposeLayout& to, std::span<const uint8_t> in,
                    std::span<uint8_t> out);
+
+// One plan made once and run many times, as PJRT keeps its plans in a
+// cache: for measuring TransposePlan's speed (tilecheck_bench). Throws
+// std::runtime_error when TransposePlan refuses the plan (both layouts
+// tiled among them). Unlike xla_transpose it does not clear the output's
+// padding, which a caller that reuses one output buffer clears once.
+class XlaTransposeRun {
+ public:
+  XlaTransposeRun(const XlaTransposeLayout& from, const XlaTransposeLayout& to);
+  ~XlaTransposeRun();
+  XlaTransposeRun(const XlaTransposeRun&) = delete;
+  XlaTransposeRun& operator=(const XlaTransposeRun&) = delete;
+  void operator()(std::span<const uint8_t> in, std::span<uint8_t> out) const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
+};
 
 }  // namespace tilecheck::peers
