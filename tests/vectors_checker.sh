@@ -56,6 +56,12 @@ expect() {  # expect STATUS PATTERN COMMAND...: exit status and a line of output
 }
 expect 0 ' 0 failed' python3 "$checker" "$vectors" -- python3 "$python_example"
 expect 0 ' 0 failed, 0 not claimed' python3 "$checker" "$vectors" -- "$cpp_example"
+# An implementation that offers `claims` is asked, and sent nothing about
+# a layout it does not claim (it errs on any request about one); a failed
+# answer to claims fails that layout's tests.
+expect 0 ' 0 failed, [1-9][0-9]* not claimed' python3 "$checker" "$vectors" -- python3 "$root/tests/faulty_impl_cmd.py" claims_rank_2
+expect 1 'FAIL sub_tile_padding/pack: asked whether it claims f32\[5\]\{0:T\(2\)\(4\)\}: errored' \
+  python3 "$checker" "$vectors" -- python3 "$root/tests/faulty_impl_cmd.py" errored_claims
 # Each bug, caught by the vectors alone, with the test a user would look at.
 declare -A first_failure=(
   [nibble_order]='^FAIL tpu_s4/smaller/pack: '

@@ -27,7 +27,9 @@ delinearize):
   parse         parse of text             valid / invalid; acceptable: either
 
 Tests of a layout whose element type or tiling forms the implementation does
-not claim, or of an operation it does not list, are counted as not claimed;
+not claim, or that it answers `claims` with false when it offers `claims`
+(docs/PROTOCOL.md), or of an operation it does not list, are counted as not
+claimed; a failed answer to `claims` fails every test of that layout;
 --skip-flag FLAG leaves out the tests that carry FLAG (see the file's
 "notes"). A claimed test the implementation answers "skipped" fails, as in
 the gate, unless --allow-skips. A failing test is printed with its id. Exit status: 0 when no
@@ -241,11 +243,38 @@ class Checker:
             return None
         return result
 
+    def claims(self, group):
+        """Whether an implementation that offers `claims` claims the group's
+        layout (a skip counts as not claimed); None when the request failed,
+        which fails every test of the group."""
+        fields, tests = group["fields"], group["tests"]
+        why = None
+        try:
+            result = self.impl.ask("claims", layout=fields)
+        except Errored as e:  # answered, with "errored"
+            why = str(e)
+        except Broken as e:  # no usable answer: start it afresh for the next group
+            why = str(e)
+            self.impl.restart()
+        else:
+            if isinstance(result, tuple):
+                return False
+            if isinstance(result, dict) and isinstance(result.get("claimed"), bool):
+                return result["claimed"]
+            why = f"a result without a boolean claimed: {result!r}"
+        for test in tests:
+            self.fail(test, f"asked whether it claims {fields['text']}: {why}")
+        return None
+
     def layout_group(self, group):
         fields = group["fields"]
         claimed = ((self.types is None or fields["element_type"] in self.types) and
                    (self.features is None or features_of(fields) <= set(self.features)))
         tests = group["tests"]
+        if claimed and "claims" in self.operations:
+            claimed = self.claims(group)
+            if claimed is None:
+                return
         if not claimed:
             self.counts["not claimed"] += len(tests)
             return
