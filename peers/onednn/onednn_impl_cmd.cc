@@ -42,6 +42,16 @@ peers::OneDnnFormat format_of(const ShapeWithLayout& shape) {
   return std::get<peers::OneDnnFormat>(peers::onednn_format(shape));
 }
 
+// `in`, a buffer of `from` (the request's field `what`), reordered by
+// oneDNN into a new buffer of `to`: what pack, unpack and relayout each are.
+peers::Bytes reordered(const dnnl::memory::desc& from, const dnnl::memory::desc& to, std::span<const uint8_t> in,
+                       const char* what) {
+  peers::require_size(what, in, from.get_size());
+  peers::Bytes out(to.get_size());
+  peers::onednn_reorder(from, to, in, out);
+  return out;
+}
+
 peers::PeerOperations onednn_operations() {
   if (!peers::limit_onednn_to_one_thread()) std::cerr << "tilecheck-onednn-impl: oneDNN may use several threads\n";
   peers::PeerOperations ops;
@@ -59,24 +69,14 @@ peers::PeerOperations onednn_operations() {
   ops.byte_size = [](const ShapeWithLayout& shape) { return static_cast<int64_t>(format_of(shape).blocked.get_size()); };
   ops.pack = [](const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
     const peers::OneDnnFormat f = format_of(shape);
-    peers::require_size("\"dense\"", dense, f.plain.get_size());
-    peers::Bytes packed(f.blocked.get_size());
-    peers::onednn_pack(f, dense, packed);
-    return packed;
+    return reordered(f.plain, f.blocked, dense, "\"dense\"");
   };
   ops.unpack = [](const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
     const peers::OneDnnFormat f = format_of(shape);
-    peers::require_size("\"packed\"", physical, f.blocked.get_size());
-    peers::Bytes dense(f.plain.get_size());
-    peers::onednn_unpack(f, physical, dense);
-    return dense;
+    return reordered(f.blocked, f.plain, physical, "\"packed\"");
   };
   ops.relayout = [](const ShapeWithLayout& from, const ShapeWithLayout& to, std::span<const uint8_t> physical) {
-    const peers::OneDnnFormat a = format_of(from), b = format_of(to);
-    peers::require_size("\"packed\"", physical, a.blocked.get_size());
-    peers::Bytes out(b.blocked.get_size());
-    peers::onednn_relayout(a, b, physical, out);
-    return out;
+    return reordered(format_of(from).blocked, format_of(to).blocked, physical, "\"packed\"");
   };
   return ops;
 }

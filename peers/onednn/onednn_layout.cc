@@ -134,6 +134,11 @@ std::variant<OneDnnFormat, std::string> onednn_format(const ShapeWithLayout& s) 
   return OneDnnFormat{dnnl::memory::desc(plain), dnnl::memory::desc(md), std::move(blocks)};
 }
 
+void onednn_reorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to, std::span<const uint8_t> in,
+                    std::span<uint8_t> out) {
+  reorder(from, in.data(), to, out.data());
+}
+
 void onednn_pack(const OneDnnFormat& format, std::span<const uint8_t> dense, std::span<uint8_t> physical) {
   reorder(format.plain, dense.data(), format.blocked, physical.data());
 }

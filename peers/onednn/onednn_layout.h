@@ -46,7 +46,11 @@ struct OneDnnFormat {
 std::variant<OneDnnFormat, std::string> onednn_format(const ShapeWithLayout& shape);
 
 // oneDNN's reorders on the calling process's CPU engine. Buffer sizes are
-// the caller's to check (plain.get_size(), blocked.get_size()).
+// the caller's to check (plain.get_size(), blocked.get_size()). The first
+// is any reorder between two descriptors; pack, unpack and relayout are it
+// between the plain and blocked ones, or two blocked ones.
+void onednn_reorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to, std::span<const uint8_t> in,
+                    std::span<uint8_t> out);
 void onednn_pack(const OneDnnFormat& format, std::span<const uint8_t> dense, std::span<uint8_t> physical);
 void onednn_unpack(const OneDnnFormat& format, std::span<const uint8_t> physical, std::span<uint8_t> dense);
 void onednn_relayout(const OneDnnFormat& from, const OneDnnFormat& to, std::span<const uint8_t> physical,

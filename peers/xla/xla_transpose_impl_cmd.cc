@@ -51,6 +51,17 @@ std::vector<std::string> element_types() {
   return names;
 }
 
+// `in`, a buffer of `from` (the request's field `what`), moved by
+// TransposePlan into a new buffer of `to`: what pack, unpack and relayout
+// each are.
+peers::Bytes transposed(const peers::XlaTransposeLayout& from, const peers::XlaTransposeLayout& to,
+                        std::span<const uint8_t> in, const char* what) {
+  peers::require_size(what, in, peers::xla_transpose_buffer_bytes(from));
+  peers::Bytes out(peers::xla_transpose_buffer_bytes(to));
+  peers::xla_transpose(from, to, in, out);
+  return out;
+}
+
 peers::PeerOperations xla_transpose_operations() {
   peers::PeerOperations ops;
   ops.name = "XLA TransposePlan";
@@ -75,26 +86,13 @@ peers::PeerOperations xla_transpose_operations() {
     return peers::xla_transpose_byte_size(peers::xla_transpose_dense(shape), layout_of(shape));
   };
   ops.pack = [](const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
-    const peers::XlaTransposeLayout from = peers::xla_transpose_dense(shape), to = layout_of(shape);
-    peers::require_size("\"dense\"", dense, peers::xla_transpose_buffer_bytes(from));
-    peers::Bytes packed(peers::xla_transpose_buffer_bytes(to));
-    peers::xla_transpose(from, to, dense, packed);
-    return packed;
+    return transposed(peers::xla_transpose_dense(shape), layout_of(shape), dense, "\"dense\"");
   };
   ops.unpack = [](const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
-    const peers::XlaTransposeLayout from = layout_of(shape), to = peers::xla_transpose_dense(shape);
-    peers::require_size("\"packed\"", physical, peers::xla_transpose_buffer_bytes(from));
-    peers::Bytes dense(peers::xla_transpose_buffer_bytes(to));
-    peers::xla_transpose(from, to, physical, dense);
-    return dense;
+    return transposed(layout_of(shape), peers::xla_transpose_dense(shape), physical, "\"packed\"");
   };
-  ops.relayout = [](const ShapeWithLayout& from_shape, const ShapeWithLayout& to_shape,
-                    std::span<const uint8_t> physical) {
-    const peers::XlaTransposeLayout from = layout_of(from_shape), to = layout_of(to_shape);
-    peers::require_size("\"packed\"", physical, peers::xla_transpose_buffer_bytes(from));
-    peers::Bytes out(peers::xla_transpose_buffer_bytes(to));
-    peers::xla_transpose(from, to, physical, out);
-    return out;
+  ops.relayout = [](const ShapeWithLayout& from, const ShapeWithLayout& to, std::span<const uint8_t> physical) {
+    return transposed(layout_of(from), layout_of(to), physical, "\"packed\"");
   };
   return ops;
 }
