@@ -61,10 +61,14 @@ void onednn_relayout(const OneDnnFormat& from, const OneDnnFormat& to, std::span
 std::string onednn_reorder_impl(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
 
 // The classes of value that oneDNN 2.6's same-type reorder changes for
-// `type` when it runs the implementation `impl` (docs/PEERS.md, "What
-// oneDNN changes"); none where it copies bits. Any other difference from
-// the spec is a real disagreement.
+// `type` when it runs the implementation `impl` on oneDNN's effective ISA
+// (docs/PEERS.md, "What oneDNN changes"); none where it copies bits. Any
+// other difference from the spec is a real disagreement.
 std::vector<check::ValueClass> onednn_value_changes(ElementType type, std::string_view impl);
+
+// Whether oneDNN's effective ISA (the CPU's, or less under
+// ONEDNN_MAX_CPU_ISA) has AVX512_BF16's instructions.
+bool onednn_has_avx512_bf16();
 
 // Limits oneDNN's OpenMP runtime to one thread. OMP_NUM_THREADS set in main
 // is too late (libgomp reads it when it is loaded, before main), so this
