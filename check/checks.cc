@@ -296,12 +296,6 @@ CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFuncti
                                            std::to_string(physical.size()) + " bytes");
 }
 
-uint64_t layout_seed(uint64_t seed, std::string_view text) {
-  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
-  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  return seed ^ h;
-}
-
 IndexMapping spec_mapping(const ShapeWithLayout& shape) {
   return {[shape](const Element& e) { return spec::linear_index(shape, e); },
           [shape](int64_t p) { return spec::delinearize(shape, p); },

@@ -59,11 +59,6 @@ std::vector<Element> elements_to_ask(const ShapeWithLayout& shape, const GateOpt
 // random ones drawn with options.seed.
 std::vector<int64_t> positions_to_ask(const ShapeWithLayout& shape, const GateOptions& options);
 
-// The seed of what is drawn for one layout: the FNV-1a hash of its text
-// mixed into the run's seed, so that a layout's data does not depend on the
-// other layouts of the run.
-uint64_t layout_seed(uint64_t seed, std::string_view text);
-
 // Asks every element of elements_to_ask; the first disagreement fails the
 // check. Passes with "N elements, exhaustive" or "N elements, sampled ...".
 CheckResult ask_elements(const ShapeWithLayout& shape, const GateOptions& options,

@@ -201,7 +201,7 @@ class Checker {
   // A seeded stream of choices for one layout: the same layout and seed give
   // the same relayout target and the same invalid text, in shrinking too.
   gen::SeededChoices choices_for(const std::string& text) const {
-    return gen::SeededChoices(check::layout_seed(options_.seed, text));
+    return gen::SeededChoices(gen::layout_seed(options_.seed, text));
   }
 
   static Details buffer_detail(const char* name, const std::vector<uint8_t>& bytes,

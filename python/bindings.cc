@@ -3,7 +3,8 @@
 // its guide). A thin layer: parsing and the spec's validation (spec/), the
 // fast pack, unpack, relayout and batch index (impl/, through plans built
 // once per Layout), the dtype of each dense array (files/npy.h, the table the
-// .npy files use), the proofs (proofs/) and the layout generators (gen/).
+// .npy files use), the proofs (proofs/), the layout generators (gen/), the
+// drawing (draw/) and the golden vectors (vectors/).
 //
 // Every tilecheck::Error becomes tilecheck.LayoutError, a ValueError, with
 // the message the command line prints; wrong arrays are ValueError or
@@ -22,10 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "draw/draw.h"
 #include "files/npy.h"
 #include "gen/profiles.h"
 #include "gen/sweep.h"
 #include "proofs/obligations.h"
+#include "vectors/generate.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
@@ -172,7 +175,7 @@ py::object linear_index(const PyLayout& l, const py::object& elements) {
     py::gil_scoped_release release;
     l.index().linear_index_batch_checked(in, result);
   }
-  return std::move(out);
+  return out;
 }
 
 // delinearize(position) -> tuple or None (padding); delinearize(positions of
@@ -194,7 +197,7 @@ py::object delinearize(const PyLayout& l, const py::object& positions) {
     py::gil_scoped_release release;
     l.index().delinearize_batch(in, rows);
   }
-  return std::move(out);
+  return out;
 }
 
 // Whether every element's bits above `bits` are zero (unsigned) or copies of
@@ -566,7 +569,23 @@ PYBIND11_MODULE(_tilecheck, m) {
       .def("delinearize", &delinearize, py::arg("positions"),
            "The element stored at a position: one position -> a tuple of coordinates, or None "
            "for padding; an integer array of n positions -> int64 array (n, rank), a row of -1 "
-           "for padding. Positions outside [0, padded_element_count) raise LayoutError.");
+           "for padding. Positions outside [0, padded_element_count) raise LayoutError.")
+      .def("draw", [](const PyLayout& l, int64_t max_rows) { return draw::text(l.shape(), max_rows); },
+           py::arg("max_rows") = 32,
+           "The memory map as text, as `tilecheck draw` prints it: each element's linear index "
+           "(rows: the second most minor dim, columns: the most minor one, leading dims at 0), "
+           "then the element stored at each position of memory, '.' for padding. Each view is "
+           "cut at max_rows rows and columns, or lines, and says so.")
+      .def("svg", [](const PyLayout& l) { return draw::svg(l.shape()); },
+           "The memory map as an SVG document, as `tilecheck draw --svg` writes it: one colour "
+           "per first-level tile, a red outline per second-level tile, padding white. "
+           "LayoutError for a layout larger than a 64x64 logical view or 2048 positions.")
+      .def("_repr_svg_", [](const PyLayout& l) -> py::object {
+             // None: a notebook shows the repr instead.
+             return draw::fits_svg(l.shape()) ? py::object(py::str(draw::svg(l.shape()))) : py::object(py::none());
+           },
+           "The SVG a notebook (Jupyter, IPython) shows for a Layout: svg(), or None for a "
+           "layout too large to draw, which the notebook then shows as its repr.");
 
   m.def("pack", &pack, py::arg("array"), py::arg("layout"), py::kw_only(), py::arg("out") = py::none(),
         "The physical buffer (a uint8 array of layout.byte_size) of a dense array: a numpy "
@@ -600,6 +619,16 @@ PYBIND11_MODULE(_tilecheck, m) {
     }
     return entries;
   }, "The built-in catalogue: a list of (name, Layout).");
+  m.def("_vectors", [](const std::vector<std::string>& layouts, bool with_catalog, int64_t count,
+                       uint64_t seed) {
+    const vectors::Options options{count, seed};
+    if (with_catalog) return vectors::render(vectors::catalog_document(options));
+    std::vector<ShapeWithLayout> shapes;
+    for (const std::string& text : layouts) shapes.push_back(spec::parse_layout(text));
+    return vectors::render(vectors::layouts_document(shapes, options));
+  }, py::arg("layouts"), py::arg("catalog"), py::arg("count"), py::arg("seed"),
+        "The golden-vector document of `tilecheck vectors`, as its text (tilecheck.vectors "
+        "wraps it).");
   py::list profiles;
   for (const auto& [name, profile] : gen::kProfiles) profiles.append(std::string(name));
   m.attr("profiles") = py::tuple(profiles);

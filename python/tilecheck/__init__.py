@@ -11,7 +11,8 @@
 Layouts are XLA's text (`Layout.parse`) or their parts in jax's vocabulary
 (`Layout.from_fields`). pack, unpack and relayout run tilecheck's fast
 implementation; linear_index and delinearize take whole numpy batches; prove
-runs the Z3 proofs. Dense arrays follow one convention (tilecheck's
+runs the Z3 proofs; vectors writes golden vectors; a Layout draws its memory
+map (`draw()`, `svg()`, and as a picture in a notebook). Dense arrays follow one convention (tilecheck's
 docs/PROTOCOL.md, "Dense buffers"): logical dims row-major, bf16 as uint16
 bit patterns, s4/u4 one value per int8/uint8 (sign-extended for signed types),
 pred as bool; `layout.dtype` is the numpy dtype. Errors in layouts raise
@@ -32,6 +33,8 @@ except ImportError as error:  # another interpreter than the one it was built fo
         f"or build the package for this interpreter with -DPython_EXECUTABLE={_sys.executable} "
         f"(tilecheck's docs/PYTHON.md)") from error
 
+import json as _json
+
 Layout = _tilecheck.Layout
 LayoutError = _tilecheck.LayoutError
 pack = _tilecheck.pack
@@ -42,4 +45,31 @@ catalog = _tilecheck.catalog
 profiles = _tilecheck.profiles
 __version__ = _tilecheck.__version__
 
-__all__ = ["Layout", "LayoutError", "pack", "unpack", "relayout", "prove", "catalog", "profiles"]
+
+def vectors(layouts=(), *, catalog=False, count=16, seed=1, text=False):
+    """Golden vectors from the spec, the document `tilecheck vectors` prints
+    (its format: tilecheck's docs/VECTORS.md): for each layout (a Layout or
+    its text) its size, the linear index of `count` chosen elements (all of
+    them when there are fewer), padding positions, and a pack and an unpack
+    test; or, with catalog=True instead of layouts, every layout of the
+    built-in catalogue and the parse tests. The same seed gives the same
+    document. Returns the document as a dict, or with text=True as the text
+    the command prints (one test per line), ready to write to a file.
+    """
+    if isinstance(layouts, (str, Layout)):
+        layouts = [layouts]
+    layouts = [str(layout) for layout in layouts]
+    if catalog and layouts:
+        raise ValueError("vectors: give layouts or catalog=True, not both")
+    if not catalog and not layouts:
+        raise ValueError("vectors: give one or more layouts, or catalog=True")
+    if not 0 <= count <= 100000:
+        raise ValueError(f"vectors: count {count} is not in [0, 100000]")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"vectors: seed {seed} is not in [0, 2**64)")
+    document = _tilecheck._vectors(layouts, catalog, count, seed)
+    return document if text else _json.loads(document)
+
+
+__all__ = ["Layout", "LayoutError", "pack", "unpack", "relayout", "prove", "catalog", "profiles",
+           "vectors"]
