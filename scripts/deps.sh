@@ -50,6 +50,18 @@ tilecheck_builds_packages=(
   jq                  # scripts/ci-example.sh (run by a test) reads the gate's JSON verdict
 )
 
+# Needed only by scripts/package (the Debian package: the Python package is
+# in it, and cpack's dpkg-shlibdeps computes its Depends) and
+# scripts/test-package.
+tilecheck_package_packages=(
+  python3-pybind11          # the Python package: C++ bindings (pulls pybind11-dev)
+  python3-dev               # the Python package: Python's headers
+  python3-numpy             # the Python package: arrays in and out
+  dpkg-dev                  # dpkg-shlibdeps: the Depends of the package's binaries
+  file                      # dpkg-shlibdeps and cpack tell binaries by it
+  debootstrap               # scripts/test-package: the bare Debian root it installs the package in
+)
+
 # Needed only by scripts/test-arm (the impl cross-built for aarch64 and run
 # emulated); arm64 packages through Debian multiarch, after
 # `dpkg --add-architecture arm64`, which scripts/test-arm does first.
@@ -68,9 +80,10 @@ tilecheck_xla_packages=(
   libabsl-dev               # Abseil, which XLA's transpose.cc is written against
 )
 
-# tilecheck_install_deps [main|test|all|arm|xla]: installs what is missing of
-# the main list, of the main and test lists, of those and the builds list (the
-# default), of the Arm list, or of the XLA list.
+# tilecheck_install_deps [main|test|all|arm|package|xla]: installs what is
+# missing of the main list, of the main and test lists, of those and the
+# builds list (the default), of the Arm list, of the main and package lists,
+# or of the XLA list.
 tilecheck_install_deps() {
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
@@ -80,8 +93,9 @@ tilecheck_install_deps() {
         "${tilecheck_builds_packages[@]}"
       ;;
     arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;
+    package) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_package_packages[@]}" ;;
     xla) tilecheck_install_packages "${tilecheck_xla_packages[@]}" ;;
-    *) echo "tilecheck_install_deps: expected 'main', 'test', 'all', 'arm' or 'xla', got '$1'" >&2; return 2 ;;
+    *) echo "tilecheck_install_deps: expected 'main', 'test', 'all', 'arm', 'package' or 'xla', got '$1'" >&2; return 2 ;;
   esac
 }
 
