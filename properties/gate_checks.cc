@@ -1,6 +1,6 @@
 // The generated properties (properties/) as gate checks: every property of
 // the recipe, spec and impl suites runs through RapidCheck as one suite check
-// (p<N>_... for property N of README's list, recipe_... for the generators) with
+// (p<N>_... for property N of docs/PROPERTIES.md, recipe_... for the generators) with
 // --cases successful cases (a quick 100 by default; ctest runs 1,000) from
 // the gate's --seed. A failure's detail is RapidCheck's report: the minimal
 // counterexample and how to reproduce it.

@@ -1,4 +1,4 @@
-// Properties of the implementation, each checked against the spec (README,
+// Properties of the implementation, each checked against the spec (docs/PROPERTIES.md,
 // properties 1, 4, 5, 7, 8 and 9, and the impl's half of 6): whatever the impl
 // computes — index, inverse, sizes, packed bytes, relayout, with one thread
 // or several — must be what the reference semantics says.

@@ -24,7 +24,7 @@ struct PropertyInfo {
   std::string suite;  // GoogleTest suite name
   std::string name;   // GoogleTest test name
   std::string check;  // `tilecheck gate` check name: p<N>_..., recipe_...
-  std::string what;   // one line: the property, with its number in README's list
+  std::string what;   // one line: the property, with its number in docs/PROPERTIES.md
   void (*body)();
 };
 

@@ -1,4 +1,4 @@
-// Properties of the spec alone (README, "Generated properties": 2, 3, 6 and the spec half
+// Properties of the spec alone (docs/PROPERTIES.md: 2, 3, 6 and the spec half
 // of 7): the spec's two formulations agree, the index is a bijection onto the
 // non-padding positions, the text syntax round-trips, and invalid input is an
 // Error, never a crash.

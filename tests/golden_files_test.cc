@@ -626,7 +626,7 @@ TEST(DrawSvg, BadInputExitsTwo) {
   }
 }
 
-// docs/figures/ holds the document's two figures as the README shows them.
+// docs/figures/ holds the document's two figures as docs/COMMANDS.md shows them.
 TEST(DrawSvg, CheckedInFiguresAreCurrent) {
   for (const auto& [file, name] :
        {std::pair{"figure1.svg", "doc_figure1"}, std::pair{"figure2.svg", "doc_figure2"}}) {

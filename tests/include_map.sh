@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/include_map.sh ROOT: every #include from one folder into another is
-# one that README's "Layout of the source" table allows, and every folder
-# with C or C++ sources is in that table.
+# one that the table under "## Layout of the source" in docs/DEVELOPING.md
+# allows, and every folder with C or C++ sources is in that table.
 #
 # The table's rows read `folder/` | concern | `prefix` `prefix` ...: a file
 # under the folder may include its own folder's files, the standard library
@@ -11,7 +11,7 @@
 # may also include `tilecheck/spec/`, the oracle.
 set -euo pipefail
 root=${1:?usage: include_map.sh ROOT}
-readme=$root/README.md
+map_doc=$root/docs/DEVELOPING.md
 
 # folder<TAB>allowed prefixes (space-separated), from the table's rows.
 map=$(awk '
@@ -22,9 +22,9 @@ map=$(awk '
     folder = cell[2]; gsub(/[` ]/, "", folder)
     allowed = cell[n - 1]; gsub(/`/, "", allowed); gsub(/^ +| +$/, "", allowed)
     print folder "\t" allowed
-  }' "$readme")
+  }' "$map_doc")
 if [[ -z $map ]]; then
-  echo "include_map: no table under '## Layout of the source' in README.md" >&2
+  echo "include_map: no table under '## Layout of the source' in docs/DEVELOPING.md" >&2
   exit 1
 fi
 
@@ -40,7 +40,7 @@ for dir in "$root"/*/; do
   [[ $name == build* || $name == include ]] && continue
   if find "$dir" \( -name '*.cc' -o -name '*.h' -o -name '*.c' \) -print -quit | grep -q .; then
     if ! grep -qx "$name/" <<<"$folders"; then
-      echo "include_map: folder $name/ has sources but no row in README's table" >&2
+      echo "include_map: folder $name/ has sources but no row in docs/DEVELOPING.md's table" >&2
       failures=$((failures + 1))
     fi
   fi
@@ -55,7 +55,7 @@ is_project_path() {
 }
 
 while IFS=$'\t' read -r folder allowed; do
-  [[ -d $root/$folder ]] || { echo "include_map: README names $folder, which does not exist" >&2
+  [[ -d $root/$folder ]] || { echo "include_map: docs/DEVELOPING.md names $folder, which does not exist" >&2
                               failures=$((failures + 1)); continue; }
   own=$folder
   [[ $folder == include/tilecheck/ ]] && own=tilecheck/
@@ -74,7 +74,7 @@ while IFS=$'\t' read -r folder allowed; do
         if [[ $path == "$prefix"* ]]; then ok=1; break; fi
       done
       if ((!ok)); then
-        echo "include_map: $relative includes $path, which README's table does not allow $folder" >&2
+        echo "include_map: $relative includes $path, which docs/DEVELOPING.md's table does not allow $folder" >&2
         failures=$((failures + 1))
       fi
     done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$file" || true)
@@ -85,4 +85,4 @@ if ((failures)); then
   echo "include_map: $failures problems" >&2
   exit 1
 fi
-echo "include_map: every include between folders is on README's map ($(wc -l <<<"$map") folders)"
+echo "include_map: every include between folders is on docs/DEVELOPING.md's map ($(wc -l <<<"$map") folders)"
