@@ -43,7 +43,7 @@ struct BitcastReport {
 // Error for layouts tilecheck cannot map (symbolic dims, split configs, ...)
 // or a `transpose` that is not a permutation matching the dims.
 //
-// Inline, as check/agreement.h: it runs on whichever impl the executable
+// Inline, as tilecheck/testing/agreement.h: it runs on whichever impl the executable
 // links (the real one, or a mutant of the properties).
 inline BitcastReport check_bitcast(const ShapeWithLayout& from, const ShapeWithLayout& to,
                                    const std::optional<std::vector<int64_t>>& transpose = std::nullopt);

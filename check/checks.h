@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 #include "check/gate.h"
 #include <tilecheck/spec/model.h>
 

@@ -3,7 +3,7 @@
 // functions: each check can fail.
 #include <gtest/gtest.h>
 
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 #include "check/checks.h"
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>

@@ -1,6 +1,6 @@
 # Install and export: `cmake --install` puts the headers, the libraries,
 # lib/cmake/tilecheck/tilecheckConfig.cmake (+ version file) with the imported
-# targets tilecheck::model, tilecheck::spec, tilecheck::impl, tilecheck::c,
+# targets tilecheck::model, tilecheck::spec, tilecheck::impl, tilecheck::testing, tilecheck::c,
 # and lib/pkgconfig/tilecheck.pc (the C API) under the prefix.
 # The same names work in-tree as aliases.
 include(CMakePackageConfigHelpers)
@@ -8,6 +8,7 @@ include(CMakePackageConfigHelpers)
 add_library(tilecheck::model ALIAS tilecheck_model)
 add_library(tilecheck::spec ALIAS tilecheck_spec)
 add_library(tilecheck::impl ALIAS tilecheck_impl)
+add_library(tilecheck::testing ALIAS tilecheck_testing)
 set_target_properties(tilecheck_model PROPERTIES EXPORT_NAME model)
 set_target_properties(tilecheck_spec PROPERTIES EXPORT_NAME spec)
 set_target_properties(tilecheck_impl PROPERTIES EXPORT_NAME impl)
@@ -16,7 +17,7 @@ target_compile_features(tilecheck_model PUBLIC cxx_std_20)
 
 set(tilecheck_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tilecheck)
 
-install(TARGETS tilecheck_model tilecheck_spec tilecheck_impl tilecheck_c
+install(TARGETS tilecheck_model tilecheck_spec tilecheck_impl tilecheck_testing tilecheck_c
         EXPORT tilecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

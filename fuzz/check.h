@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {
@@ -62,7 +62,7 @@ std::optional<std::string> error_of(F f) {
   } while (0)
 
 // FUZZ_AGREE(agreement, a << b << ...): a disagreement with the spec
-// (check/agreement.h) is a bug; the message is the context, then what
+// (tilecheck/testing/agreement.h) is a bug; the message is the context, then what
 // disagreed.
 #define FUZZ_AGREE(agreement, context)                                        \
   do {                                                                        \

@@ -2,7 +2,7 @@
 // oracle, on one layout and one element per input (layout_source.h says how
 // bytes become a layout; TEXT layouts may be invalid or huge, on purpose).
 //
-// Contract checked (the agreements are check/agreement.h's):
+// Contract checked (the agreements are tilecheck/testing/agreement.h's):
 //   - agreement on validity: IndexPlan's constructor throws Error exactly when
 //     spec::validate does (syntax aside, every D9 error class: overflow,
 //     symbolic dims);
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 #include "fuzz/check.h"
 #include "fuzz/layout_source.h"
 #include <tilecheck/impl/plan.h>

@@ -21,7 +21,7 @@
 
 #include <tilecheck/impl/plan.h>
 #include "impl/kernels.h"
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 #include "check/bitcast.h"
 #include "check/buffers.h"
 #include "check/thread_schedule.h"
@@ -38,7 +38,7 @@ using check::ScopedTarget;
 
 constexpr uint8_t kGarbage = 0xA5;
 
-// A disagreement with the spec (check/agreement.h) fails the property.
+// A disagreement with the spec (tilecheck/testing/agreement.h) fails the property.
 void agree(const check::Agreement& d) {
   if (d) RC_FAIL(d->text());
 }

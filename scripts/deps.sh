@@ -23,6 +23,7 @@ tilecheck_main_packages=(
 # Needed only by the tests (scripts/test), the benchmarks and the fuzzers.
 tilecheck_test_packages=(
   libgtest-dev        # GoogleTest: the unit tests under ctest
+  libgmock-dev        # GoogleMock: the testing kit's matchers (include/tilecheck/testing/gmock.h) and their test
   libclang-rt-14-dev  # FuzzedDataProvider.h (the fuzz targets' replay build), libFuzzer and clang's sanitizer runtimes
   libbenchmark-dev    # Google Benchmark: bench/
   libdnnl-dev         # oneDNN: a peer reorder for bench/ and the oneDNN cross-check test

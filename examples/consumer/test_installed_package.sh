@@ -19,6 +19,7 @@ prefix="$work/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/tilecheck include/tilecheck/tilecheck.h include/tilecheck/conformance_plugin.h \
+         include/tilecheck/testing/gtest.h include/tilecheck/testing/agreement.h \
          include/tilecheck/impl/plan.h include/tilecheck/spec/syntax.h include/tilecheck/spec/model.h \
          "$libdir/cmake/tilecheck/tilecheckConfig.cmake" \
          "$libdir/cmake/tilecheck/tilecheckConfigVersion.cmake" "$libdir/pkgconfig/tilecheck.pc"; do
@@ -38,6 +39,12 @@ fi
 cmake --build "$work/build" >/dev/null
 "$work/build/consumer_c" | tee "$work/consumer_c.out"
 "$work/build/consumer_cxx"
+if [[ -x "$work/build/consumer_test" ]]; then
+  "$work/build/consumer_test" --gtest_brief=1
+else
+  echo "consumer_test not built (no GoogleTest)" >&2
+  exit 1
+fi
 # "tilecheck 0.1.0 (C API 1): ..."
 c_api_version="$(sed -n 's/^tilecheck \([^ ]*\) (C API [0-9]*):.*/\1/p' "$work/consumer_c.out")"
 

@@ -22,7 +22,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "check/value_class.h"
+#include "testing/value_class.h"
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::peers {

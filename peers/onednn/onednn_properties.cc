@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "check/value_class.h"
+#include "testing/value_class.h"
 #include "gen/sweep.h"
 #include "peers/onednn/onednn_layout.h"
 #include "properties/property_registry.h"

@@ -1,12 +1,11 @@
-#include "check/agreement.h"
+#include <tilecheck/testing/agreement.h>
 
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
 
-#include "check/gate.h"
-#include "check/value_class.h"
 #include "gen/sweep.h"
+#include "testing/value_class.h"
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/xla_model.h>
 

@@ -1,0 +1,164 @@
+// The testing kit as a user meets it: hand-written pack, index and detile
+// code, correct and broken the way a team writes it by mistake (a sub-tile
+// forgotten, nibbles in the wrong order, values moved through float
+// arithmetic, an index transposed), checked with the GoogleTest assertions
+// (gtest.h) and the RapidCheck ones (rapidcheck.h). Each broken variant
+// must fail with a message that names what a person needs.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <tilecheck/testing/gmock.h>
+#include <tilecheck/testing/gtest.h>
+#include <tilecheck/testing/rapidcheck.h>
+
+namespace {
+
+// bf16[R,C]{1,0:T(8,128)(2,1)}, R a multiple of 8 and C of 128: tiles of
+// 8x128 in row-major order, each as 4x128 sub-tiles of 2x1 (row pairs
+// interleaved). `forget_sub_tile` writes each tile row after row instead.
+std::vector<uint16_t> pack_bf16_8x128_2x1(const std::vector<uint16_t>& dense, int rows, int cols,
+                                          bool forget_sub_tile = false) {
+  std::vector<uint16_t> out(dense.size());
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      const int tile = (r / 8) * (cols / 128) + c / 128;
+      const int tr = r % 8, tc = c % 128;
+      const int within = forget_sub_tile ? tr * 128 + tc : (tr / 2) * 256 + tc * 2 + tr % 2;
+      out[tile * 1024 + within] = dense[r * cols + c];
+    }
+  }
+  return out;
+}
+
+// s4[n]{0:E(4)}: two values per byte, the first in the low nibble.
+std::vector<uint8_t> pack_s4(const std::vector<int8_t>& dense, bool high_nibble_first = false) {
+  std::vector<uint8_t> out((dense.size() + 1) / 2, 0);
+  for (size_t i = 0; i < dense.size(); ++i) {
+    const bool low = (i % 2 == 0) != high_nibble_first;
+    out[i / 2] |= static_cast<uint8_t>((dense[i] & 0xf) << (low ? 0 : 4));
+  }
+  return out;
+}
+
+// f32[4]{0} "packed" by a copy through float arithmetic, as a kernel that
+// scales by one does: a signalling NaN comes out quiet.
+std::vector<float> copy_through_arithmetic(const std::vector<float>& dense) {
+  volatile float one = 1.0f;  // not folded away: the multiply runs
+  std::vector<float> out;
+  for (const float v : dense) out.push_back(v * one);
+  return out;
+}
+
+std::vector<uint16_t> counting(int n) {
+  std::vector<uint16_t> v(n);
+  for (int i = 0; i < n; ++i) v[i] = static_cast<uint16_t>(i + 1);
+  return v;
+}
+
+constexpr const char* kBf16 = "bf16[16,256]{1,0:T(8,128)(2,1)}";
+
+TEST(TestingKit, ACorrectPackPasses) {
+  const std::vector<uint16_t> dense = counting(16 * 256);
+  EXPECT_PACKS_AS_SPEC(kBf16, dense, pack_bf16_8x128_2x1(dense, 16, 256));
+  const std::vector<int8_t> s4 = {1, -2, 7, -8, 0};
+  EXPECT_PACKS_AS_SPEC("s4[5]{0:E(4)}", s4, pack_s4(s4));
+  EXPECT_BYTE_SIZE_AS_SPEC("f32[3,5]{1,0:T(2,2)}", 96);
+  EXPECT_LINEAR_INDEX_AS_SPEC("f32[3,5]{1,0:T(2,2)}", (std::vector<int64_t>{2, 3}), 17);
+  EXPECT_DELINEARIZES_AS_SPEC("f32[3,5]{1,0:T(2,2)}", 17, (std::vector<int64_t>{2, 3}));
+  EXPECT_DELINEARIZES_AS_SPEC("f32[3,5]{1,0:T(2,2)}", 23, std::nullopt);
+  EXPECT_UNPACKS_AS_SPEC("s4[5]{0:E(4)}", pack_s4(s4), s4);
+}
+
+TEST(TestingKit, AForgottenSubTileNamesTheFirstWrongElement) {
+  const std::vector<uint16_t> dense = counting(16 * 256);
+  // Element (0,0) is right in both; the first difference is position 1,
+  // which holds element (1,0) (row pairs interleaved), not (0,1).
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC(kBf16, dense, pack_bf16_8x128_2x1(dense, 16, 256, true)),
+                          "first differing byte  2 of 8192 (position 1 = element (1,0))");
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC(kBf16, dense, pack_bf16_8x128_2x1(dense, 16, 256, true)),
+                          "pack of bf16[16,256]{1,0:T(8,128)(2,1)} disagrees with the spec: wrong packed bytes");
+}
+
+TEST(TestingKit, NibblesInTheWrongOrderShowTheBytes) {
+  const std::vector<int8_t> s4 = {1, -2, 7, -8};
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC("s4[4]{0:E(4)}", s4, pack_s4(s4, true)),
+                          "expected              0xe1");
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC("s4[4]{0:E(4)}", s4, pack_s4(s4, true)),
+                          "actual buffer         [1e 78]");
+}
+
+TEST(TestingKit, ValuesMovedThroughArithmeticAreNamedByClass) {
+  uint32_t bits = 0x7fa00001;  // a signalling NaN
+  float snan;
+  std::memcpy(&snan, &bits, 4);
+  const std::vector<float> dense = {1.0f, snan, -0.0f, 2.5f};
+  const std::vector<float> packed = copy_through_arithmetic(dense);
+  if (std::memcmp(packed.data(), dense.data(), 16) == 0) GTEST_SKIP() << "this CPU's multiply keeps sNaNs";
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC("f32[4]{0}", dense, packed),
+                          "values changed within their class: 1 signalling NaN written quiet");
+}
+
+TEST(TestingKit, WrongIndicesAndPositions) {
+  // A transposed index: the column-major position of (2,3).
+  EXPECT_NONFATAL_FAILURE(
+      EXPECT_LINEAR_INDEX_AS_SPEC("f32[3,5]{1,0:T(2,2)}", (std::vector<int64_t>{2, 3}), 11),
+      "wrong linear index\n  element   (2,3)\n  expected  17\n  actual    11");
+  EXPECT_NONFATAL_FAILURE(EXPECT_DELINEARIZES_AS_SPEC("f32[3,5]{1,0:T(2,2)}", 23, (std::vector<int64_t>{2, 4})),
+                          "expected  padding\n  actual    element (2,4)");
+  EXPECT_NONFATAL_FAILURE(EXPECT_BYTE_SIZE_AS_SPEC("f32[3,5]{1,0:T(2,2)}", 60),
+                          "wrong byte size\n  expected  96 bytes\n  actual    60 bytes");
+}
+
+TEST(TestingKit, BadArgumentsAreMessagesNotCrashes) {
+  const std::vector<uint8_t> short_buffer(10);
+  const std::vector<float> dense(15);
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC("f32[3,5]{1,0:T(2,2)}", dense, short_buffer),
+                          "the packed buffer has 10 bytes; f32[3,5]{1,0:T(2,2)} needs 96");
+  EXPECT_NONFATAL_FAILURE(EXPECT_UNPACKS_AS_SPEC("f32[3,5]{1,0:T(2,2)}", short_buffer, dense),
+                          "the packed buffer has 10 bytes");
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC("f32[3,5]{1,0:T(2,2)}", short_buffer, short_buffer),
+                          "the dense array has 10 bytes; f32[3,5]{1,0:T(2,2)} needs 60");
+  EXPECT_NONFATAL_FAILURE(EXPECT_BYTE_SIZE_AS_SPEC("f32[3,5]{1,0:T(0,2)}", 96), "is not a valid layout");
+  EXPECT_NONFATAL_FAILURE(EXPECT_LINEAR_INDEX_AS_SPEC("f32[3,5]{1,0}", (std::vector<int64_t>{3, 0}), 15),
+                          "element (3,0) is not an element of f32[3,5]{1,0}");
+  EXPECT_NONFATAL_FAILURE(EXPECT_LINEAR_INDEX_AS_SPEC("f32[3,5]{1,0}", (std::vector<int64_t>{1}), 1),
+                          "element (1) is not an element");
+  EXPECT_NONFATAL_FAILURE(EXPECT_DELINEARIZES_AS_SPEC("f32[3,5]{1,0}", -1, std::nullopt),
+                          "position -1 is not in [0, 15)");
+}
+
+TEST(TestingKit, MatchersExplainAMismatch) {
+  using tilecheck::testing::IsSpecLinearIndexOf;
+  using tilecheck::testing::IsSpecPackOf;
+  using tilecheck::testing::IsSpecUnpackOf;
+  const std::vector<int8_t> s4 = {1, -2, 7, -8};
+  EXPECT_THAT(pack_s4(s4), IsSpecPackOf("s4[4]{0:E(4)}", s4));
+  EXPECT_THAT(s4, IsSpecUnpackOf("s4[4]{0:E(4)}", pack_s4(s4)));
+  EXPECT_THAT(17, IsSpecLinearIndexOf("f32[3,5]{1,0:T(2,2)}", std::vector<int64_t>{2, 3}));
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(pack_s4(s4, true), IsSpecPackOf("s4[4]{0:E(4)}", s4)),
+                          "Expected: is the spec's pack in s4[4]{0:E(4)}");
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(pack_s4(s4, true), IsSpecPackOf("s4[4]{0:E(4)}", s4)),
+                          "first differing byte  0 of 2 (position 0 = element (0); position 1 = element (1))");
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(11, IsSpecLinearIndexOf("f32[3,5]{1,0:T(2,2)}", std::vector<int64_t>{2, 3})),
+                          "expected  17");
+}
+
+// Inside a property: the broken nibble order fails on some array, and
+// RapidCheck shrinks it; the correct one passes every array.
+TEST(TestingKit, RapidCheckAssertionsFailABrokenPackAndPassACorrectOne) {
+  const auto property = [](bool broken) {
+    return rc::check("s4 pack", [broken] {
+      const auto dense = *rc::gen::container<std::vector<int8_t>>(rc::gen::inRange<int8_t>(-8, 8));
+      const std::string layout = "s4[" + std::to_string(dense.size()) + "]{0:E(4)}";
+      RC_ASSERT_PACKS_AS_SPEC(layout, dense, pack_s4(dense, broken));
+    });
+  };
+  EXPECT_TRUE(property(false));
+  EXPECT_FALSE(property(true));
+}
+
+}  // namespace
