@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "bench/cases.h"
-#include "testing/value_class.h"
+#include <tilecheck/testing/value_class.h>
 #include "peers/onednn/onednn_layout.h"
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/syntax.h>
@@ -51,7 +51,7 @@ std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
 }
 
 // How one element of oneDNN's output differs from the impl's: the gate's
-// classes (testing/value_class.h).
+// classes (tilecheck/testing/value_class.h).
 using Difference = tilecheck::check::ValueClass;
 const char* name(Difference d) { return tilecheck::check::value_class_name(d); }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <random>
 
-#include "gen/sweep.h"
+#include <tilecheck/gen/sweep.h>
 #include <tilecheck/spec/reshape_formulation.h>
 #include <tilecheck/spec/semantics.h>
 

@@ -30,7 +30,7 @@ struct ConformanceOptions {
   bool skips_must_fail = false;            // --skips-must-fail
   std::vector<std::string> required;       // --require
   GateOptions::Padding padding = GateOptions::Padding::kZero;  // --padding
-  std::string profile = "general";  // --profile (gen/profiles.h)
+  std::string profile = "general";  // --profile (tilecheck/gen/profiles.h)
   int64_t max_rank = -1;            // --max-rank; -1: any
   std::vector<std::string> types;   // --types
   std::vector<std::string> limits;  // --limit KEY=VALUE

@@ -12,10 +12,10 @@
 
 #include "check/checks.h"
 #include "conformance/worker.h"
-#include "gen/layout_recipe.h"
-#include "gen/reach.h"
-#include "gen/seeded_choices.h"
-#include "gen/sweep.h"
+#include <tilecheck/gen/layout_recipe.h>
+#include <tilecheck/gen/reach.h>
+#include <tilecheck/gen/seeded_choices.h>
+#include <tilecheck/gen/sweep.h>
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -609,7 +609,7 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
       continue;
     }
     ++report.reach_layouts;
-    visit({"reach set (gen/reach.h)", shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
+    visit({"reach set (tilecheck/gen/reach.h)", shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
   }
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);

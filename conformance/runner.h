@@ -7,9 +7,9 @@
 // docs/PROTOCOL.md; either runs in a process of its own. Every operation it
 // offers is checked on each layout it claims, in this order:
 //   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
-//   2. the reach set (gen/reach.h): every element type and form of layout,
+//   2. the reach set (tilecheck/gen/reach.h): every element type and form of layout,
 //      and index-only shapes past 2^31 and 2^32 positions,
-//   3. options.property_cases layouts of the chosen profile (gen/profiles.h;
+//   3. options.property_cases layouts of the chosen profile (tilecheck/gen/profiles.h;
 //      the layout recipe's make_layout with the exhaustive budget for
 //      "general"), drawn from a stream seeded by options.seed, so a run is
 //      deterministic;
@@ -49,7 +49,7 @@
 
 #include "check/gate.h"
 #include "conformance/impl_under_test.h"
-#include "gen/profiles.h"
+#include <tilecheck/gen/profiles.h>
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::conformance {
@@ -197,7 +197,7 @@ struct ConformanceReport {
   std::string impl;  // ImplUnderTest::description()
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
-  int64_t reach_layouts = 0;  // the reach set (gen/reach.h), after the catalogue
+  int64_t reach_layouts = 0;  // the reach set (tilecheck/gen/reach.h), after the catalogue
   int64_t replayed_sequences = 0;  // replay(): the request sequences asked
   std::string gate_flag;  // ImplUnderTest::gate_flag(), for commands in the report
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):

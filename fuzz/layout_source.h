@@ -11,7 +11,7 @@
 //                            catalogue, the TPU formats stay readable), and the
 //                            fuzzer mutates real layouts textually. The text may
 //                            be invalid or huge: each target says what it does.
-//   last byte, low bit = 0   RECIPE: gen/layout_recipe.h make_layout,
+//   last byte, low bit = 0   RECIPE: tilecheck/gen/layout_recipe.h make_layout,
 //                            its choices read from the remaining bytes
 //                            (FuzzedChoices). Always a valid, small layout;
 //                            an exhausted input yields the simplest one.
@@ -38,8 +38,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gen/fuzzed_choices.h"
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/fuzzed_choices.h>
+#include <tilecheck/gen/layout_recipe.h>
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::fuzz {

@@ -1,16 +1,16 @@
-// The generator profiles (gen/profiles.h): every layout valid and within
+// The generator profiles (tilecheck/gen/profiles.h): every layout valid and within
 // its budget; "tpu" gives only the TPU formats, each on the element width
 // it belongs to; "gpu" only small tiles, with E(n) only on sub-byte types.
-#include "gen/profiles.h"
+#include <tilecheck/gen/profiles.h>
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "gen/reach.h"
-#include "gen/seeded_choices.h"
-#include "gen/sweep.h"
+#include <tilecheck/gen/reach.h>
+#include <tilecheck/gen/seeded_choices.h>
+#include <tilecheck/gen/sweep.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -71,7 +71,7 @@ TEST(Profiles, GpuGivesSmallTilesAndSubByteTypes) {
 }  // namespace
 }  // namespace tilecheck::gen
 
-// The reach set (gen/reach.h): every text a valid layout, every element
+// The reach set (tilecheck/gen/reach.h): every text a valid layout, every element
 // type there, and shapes past 2^32 positions.
 TEST(ReachSet, EveryLayoutIsValidAndEveryElementTypeIsThere) {
   std::set<tilecheck::ElementType> types;

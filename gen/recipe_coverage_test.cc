@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "gen/layout_recipe.h"
-#include "gen/seeded_choices.h"
+#include <tilecheck/gen/layout_recipe.h>
+#include <tilecheck/gen/seeded_choices.h>
 #include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::gen {

@@ -25,7 +25,7 @@
 #include "check/bitcast.h"
 #include "check/buffers.h"
 #include "check/thread_schedule.h"
-#include "gen/sweep.h"
+#include <tilecheck/gen/sweep.h>
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include <tilecheck/spec/semantics.h>

@@ -1,11 +1,8 @@
-// RapidCheck generators over the layout recipe (gen/layout_recipe.h).
+// RapidCheck generators over the layout recipe (tilecheck/gen/layout_recipe.h).
 //
-// RcChoices turns every recipe choice into a `*rc::gen` pick inside
-// rc::gen::exec, so RapidCheck records and shrinks the choices themselves:
-// each shrinks towards lo / index 0 / false, which the recipe maps to the
-// simplest layout. Picks run at full size (kFullSize) so the recipe's weights
-// hold from the first case; small layouts come from shrinking, not from
-// RapidCheck's size ramp.
+// RcChoices (<tilecheck/testing/rapidcheck.h>) turns every recipe choice
+// into a `*rc::gen` pick inside rc::gen::exec, so RapidCheck records and
+// shrinks the choices themselves, towards the simplest layout.
 //
 // showValue overloads make counterexamples print as layout text.
 #pragma once
@@ -16,7 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/layout_recipe.h>
+#include <tilecheck/testing/rapidcheck.h>
 #include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::props {
@@ -24,24 +22,10 @@ namespace tilecheck::props {
 // The properties draw from the recipe of gen/ by its own names.
 using namespace tilecheck::gen;
 
-class RcChoices : public PicksFromRange<RcChoices> {
- public:
-  static constexpr int kFullSize = 100;  // RapidCheck's default max_size
-
-  int64_t in_range(int64_t lo, int64_t hi) {
-    if (hi <= lo) return lo;
-    return *rc::gen::resize(kFullSize, rc::gen::inRange<int64_t>(lo, hi + 1));
-  }
-};
-
-// A generator running `recipe(choices)` with RapidCheck picks as the choices.
-template <class Recipe>
-auto gen_from_recipe(Recipe recipe) {
-  return rc::gen::exec([recipe] {
-    RcChoices c;
-    return recipe(c);
-  });
-}
+// RcChoices and gen_from_recipe are the testing kit's, which users' tests
+// draw from too.
+using tilecheck::testing::RcChoices;
+using tilecheck::testing::gen_from_recipe;
 
 inline rc::Gen<ShapeWithLayout> gen_layout(RecipeLimits limits = {}) {
   return gen_from_recipe([limits](RcChoices& c) { return make_layout(c, limits); });
@@ -101,7 +85,7 @@ inline rc::Gen<LayoutAndData> gen_layout_and_data(RecipeLimits limits = {}) {
 
 namespace tilecheck {
 
-inline void showValue(const ShapeWithLayout& shape, std::ostream& os) { os << print_shape(shape); }
+// showValue of a ShapeWithLayout is the testing kit's.
 inline void showValue(const Shape& shape, std::ostream& os) { os << print_any_shape(shape); }
 
 namespace gen {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/sweep.h"
+#include <tilecheck/gen/sweep.h>
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"
 #include <tilecheck/spec/reshape_formulation.h>

@@ -25,8 +25,8 @@
 
 #include "draw/draw.h"
 #include "files/npy.h"
-#include "gen/profiles.h"
-#include "gen/sweep.h"
+#include <tilecheck/gen/profiles.h>
+#include <tilecheck/gen/sweep.h>
 #include "proofs/obligations.h"
 #include "vectors/generate.h"
 #include <tilecheck/impl/plan.h>

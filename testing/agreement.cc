@@ -4,8 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include "gen/sweep.h"
-#include "testing/value_class.h"
+#include <tilecheck/gen/sweep.h>
+#include <tilecheck/testing/value_class.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/xla_model.h>
 

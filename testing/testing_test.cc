@@ -17,15 +17,17 @@
 
 namespace {
 
-// bf16[R,C]{1,0:T(8,128)(2,1)}, R a multiple of 8 and C of 128: tiles of
-// 8x128 in row-major order, each as 4x128 sub-tiles of 2x1 (row pairs
-// interleaved). `forget_sub_tile` writes each tile row after row instead.
+// bf16[R,C]{1,0:T(8,128)(2,1)}: tiles of 8x128 over the dims padded to
+// whole tiles, in row-major order, each as 4x128 sub-tiles of 2x1 (row
+// pairs interleaved), padding zero. `forget_sub_tile` writes each tile row
+// after row instead.
 std::vector<uint16_t> pack_bf16_8x128_2x1(const std::vector<uint16_t>& dense, int rows, int cols,
                                           bool forget_sub_tile = false) {
-  std::vector<uint16_t> out(dense.size());
+  const int tile_rows = (rows + 7) / 8, tile_cols = (cols + 127) / 128;
+  std::vector<uint16_t> out(static_cast<size_t>(tile_rows) * tile_cols * 1024, 0);
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
-      const int tile = (r / 8) * (cols / 128) + c / 128;
+      const int tile = (r / 8) * tile_cols + c / 128;
       const int tr = r % 8, tc = c % 128;
       const int within = forget_sub_tile ? tr * 128 + tc : (tr / 2) * 256 + tc * 2 + tr % 2;
       out[tile * 1024 + within] = dense[r * cols + c];
@@ -159,6 +161,74 @@ TEST(TestingKit, RapidCheckAssertionsFailABrokenPackAndPassACorrectOne) {
   };
   EXPECT_TRUE(property(false));
   EXPECT_FALSE(property(true));
+}
+
+// The generators: valid layouts within the filter, dense arrays of the
+// layout's size with float specials, and set-up errors for filters that
+// cannot be met.
+TEST(TestingKit, GeneratedLayoutsAreValidAndWithinTheFilter) {
+  using tilecheck::testing::layouts;
+  EXPECT_TRUE(rc::check("any layout", [](const tilecheck::ShapeWithLayout& shape) {
+    RC_ASSERT(tilecheck::spec::parse_layout(tilecheck::print_shape(shape)) == shape);
+  }));
+  EXPECT_TRUE(rc::check("tpu bf16 rank <= 2", [] {
+    const auto shape = *layouts("tpu", {"bf16"}, 2);
+    RC_ASSERT(shape.type == tilecheck::ElementType::kBF16);
+    RC_ASSERT(shape.rank() <= 2);
+    RC_ASSERT(!shape.layout.tiles.empty());
+  }));
+}
+
+TEST(TestingKit, DenseArraysFitTheLayoutAndCarryFloatSpecials) {
+  int arrays_with_snan = 0, arrays_with_denormal = 0;
+  EXPECT_TRUE(rc::check("f32 arrays", [&] {
+    const auto shape = tilecheck::spec::parse_layout("f32[8,32]{1,0:T(8,8)}");
+    const std::vector<uint8_t> dense = *tilecheck::testing::dense_arrays(shape);
+    RC_ASSERT(static_cast<int64_t>(dense.size()) == tilecheck::spec::dense_byte_size(shape));
+    bool snan = false, denormal = false;
+    for (size_t i = 0; i < dense.size(); i += 4) {
+      uint32_t v;
+      std::memcpy(&v, &dense[i], 4);
+      snan |= (v & 0x7fc00000) == 0x7f800000 && (v & 0x3fffff) != 0;
+      denormal |= (v & 0x7f800000) == 0 && (v & 0x7fffff) != 0;
+    }
+    arrays_with_snan += snan;
+    arrays_with_denormal += denormal;
+  }));
+  EXPECT_GT(arrays_with_snan, 10);
+  EXPECT_GT(arrays_with_denormal, 10);
+}
+
+// A pack written for bf16 weights that forgets its sub-tile, in a property
+// over the TPU profile's bf16 layouts it claims: RapidCheck finds it.
+TEST(TestingKit, AGeneratedPropertyFindsTheForgottenSubTile) {
+  const auto property = [](bool broken) {
+    return rc::check("bf16 (8,128)(2,1) pack", [broken] {
+      const auto shape = *tilecheck::testing::layouts("tpu", {"bf16"}, 2);
+      RC_PRE((shape.rank() == 2 && shape.layout.minor_to_major == std::vector<int64_t>{1, 0}));
+      RC_PRE((shape.layout.tiles.size() == 2 && shape.layout.tiles[0].dims == std::vector<int64_t>{8, 128} &&
+              shape.layout.tiles[1].dims == std::vector<int64_t>{2, 1}));
+      const std::vector<uint8_t> bytes = *tilecheck::testing::dense_arrays(shape);
+      std::vector<uint16_t> dense(bytes.size() / 2);
+      std::memcpy(dense.data(), bytes.data(), bytes.size());
+      const int rows = static_cast<int>(shape.dims[0]), cols = static_cast<int>(shape.dims[1]);
+      RC_ASSERT_PACKS_AS_SPEC(shape, dense, pack_bf16_8x128_2x1(dense, rows, cols, broken));
+    });
+  };
+  EXPECT_TRUE(property(false));
+  EXPECT_FALSE(property(true));
+}
+
+TEST(TestingKit, AFilterThatCannotBeMetIsAnErrorAtSetUp) {
+  using tilecheck::testing::layouts;
+  EXPECT_THROW(layouts("cpu"), tilecheck::Error);
+  EXPECT_THROW(layouts("general", {"f31"}), tilecheck::Error);
+  try {
+    layouts("tpu", {}, 0);
+    ADD_FAILURE() << "no error";
+  } catch (const tilecheck::Error& e) {
+    EXPECT_STREQ(e.what(), "layouts(): the profile 'tpu' draws no layout of rank at most 0 (in 4,096 draws)");
+  }
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/reach.h"
+#include <tilecheck/gen/reach.h>
 #include "tests/run_tilecheck.h"
 #include "tests/text_match.h"
 
@@ -170,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, BothFrontEnds, testing::ValuesIn(kFrontEnds),
 
 // Bugs that only rare layouts show: a '*' under a minor_to_major that is
 // not the default, the half-filled last byte of a 4-bit array, an index past
-// 2^31. The default run's layouts (the reach set, gen/reach.h) must catch each, shrink
+// 2^31. The default run's layouts (the reach set, tilecheck/gen/reach.h) must catch each, shrink
 // it to a minimal case and print a reproduce line that fails again. The two
 // command front ends (the plugin runs the C++ command's code).
 TEST(ImplCmd, TheDefaultLayoutsCatchBugsOnlyRareLayoutsShow) {
@@ -593,7 +593,7 @@ TEST(ImplCmd, ProfilesAndNarrowing) {
 }
 
 // The default run reaches every form of layout in both dim orders, for
-// every width class and operation (gen/reach.h, conformance/coverage.h).
+// every width class and operation (tilecheck/gen/reach.h, conformance/coverage.h).
 // Coverage counts layouts and operations, not positions: fewer positions
 // one by one keep the sanitizer build quick (the whole default run is
 // BothFrontEnds.TheExamplesPassEveryOperationTheyOffer/PythonCmd's).

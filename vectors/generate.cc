@@ -32,7 +32,7 @@
 #include <span>
 
 #include "conformance/jsonl_protocol.h"
-#include "gen/seeded_choices.h"
+#include <tilecheck/gen/seeded_choices.h>
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>

@@ -22,7 +22,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "testing/value_class.h"
+#include <tilecheck/testing/value_class.h>
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::peers {

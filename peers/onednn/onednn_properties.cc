@@ -19,8 +19,8 @@
 #include <variant>
 #include <vector>
 
-#include "testing/value_class.h"
-#include "gen/sweep.h"
+#include <tilecheck/testing/value_class.h>
+#include <tilecheck/gen/sweep.h>
 #include "peers/onednn/onednn_layout.h"
 #include "properties/property_registry.h"
 #include "properties/rc_layout_gen.h"

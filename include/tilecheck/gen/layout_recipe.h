@@ -9,7 +9,7 @@
 //   bool    c.flip()                              a coin
 //
 // so the same code serves RapidCheck (properties/rc_layout_gen.h: every
-// choice is a shrinkable `*gen`), libFuzzer (gen/fuzzed_choices.h:
+// choice is a shrinkable `*gen`), libFuzzer (tilecheck/gen/fuzzed_choices.h:
 // choices read from a FuzzedDataProvider) and any runner that replays choices.
 //
 // Shrinking contract: the SMALLEST choice means the SIMPLEST layout. A source

@@ -1,7 +1,7 @@
 // The layout recipe's choices read from libFuzzer input.
 //
 // FuzzedChoices<Provider> adapts LLVM's FuzzedDataProvider (or anything with
-// the same three calls) to gen/layout_recipe.h, so the fuzzers
+// the same three calls) to tilecheck/gen/layout_recipe.h, so the fuzzers
 // generate layouts with the same recipe as the properties. It is a template
 // so this header needs no compiler-specific include. FuzzedDataProvider
 // returns the low end of a range once the input is used up, which the recipe
@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/layout_recipe.h>
 
 namespace tilecheck::gen {
 

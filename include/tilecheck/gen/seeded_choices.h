@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/layout_recipe.h>
 
 namespace tilecheck::gen {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/layout_recipe.h>
 
 namespace tilecheck::gen {
 

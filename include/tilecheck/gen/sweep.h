@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "gen/layout_recipe.h"
+#include <tilecheck/gen/layout_recipe.h>
 #include <tilecheck/spec/semantics.h>
 
 namespace tilecheck::gen {
