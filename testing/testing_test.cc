@@ -11,40 +11,15 @@
 #include <limits>
 #include <vector>
 
+#include "testing/hand_written.h"
 #include <tilecheck/testing/gmock.h>
 #include <tilecheck/testing/gtest.h>
 #include <tilecheck/testing/rapidcheck.h>
 
 namespace {
 
-// bf16[R,C]{1,0:T(8,128)(2,1)}: tiles of 8x128 over the dims padded to
-// whole tiles, in row-major order, each as 4x128 sub-tiles of 2x1 (row
-// pairs interleaved), padding zero. `forget_sub_tile` writes each tile row
-// after row instead.
-std::vector<uint16_t> pack_bf16_8x128_2x1(const std::vector<uint16_t>& dense, int rows, int cols,
-                                          bool forget_sub_tile = false) {
-  const int tile_rows = (rows + 7) / 8, tile_cols = (cols + 127) / 128;
-  std::vector<uint16_t> out(static_cast<size_t>(tile_rows) * tile_cols * 1024, 0);
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) {
-      const int tile = (r / 8) * tile_cols + c / 128;
-      const int tr = r % 8, tc = c % 128;
-      const int within = forget_sub_tile ? tr * 128 + tc : (tr / 2) * 256 + tc * 2 + tr % 2;
-      out[tile * 1024 + within] = dense[r * cols + c];
-    }
-  }
-  return out;
-}
-
-// s4[n]{0:E(4)}: two values per byte, the first in the low nibble.
-std::vector<uint8_t> pack_s4(const std::vector<int8_t>& dense, bool high_nibble_first = false) {
-  std::vector<uint8_t> out((dense.size() + 1) / 2, 0);
-  for (size_t i = 0; i < dense.size(); ++i) {
-    const bool low = (i % 2 == 0) != high_nibble_first;
-    out[i / 2] |= static_cast<uint8_t>((dense[i] & 0xf) << (low ? 0 : 4));
-  }
-  return out;
-}
+using tilecheck::testing::example::pack_bf16_8x128_2x1;
+using tilecheck::testing::example::pack_s4;
 
 // f32[4]{0} "packed" by a copy through float arithmetic, as a kernel that
 // scales by one does: a signalling NaN comes out quiet.
