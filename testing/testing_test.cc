@@ -174,6 +174,14 @@ TEST(TestingKit, DenseArraysFitTheLayoutAndCarryFloatSpecials) {
   EXPECT_GT(arrays_with_denormal, 10);
 }
 
+TEST(TestingKit, PackedBuffersHaveTheLayoutsByteSize) {
+  EXPECT_TRUE(rc::check("packed buffers", [] {
+    const auto shape = *tilecheck::testing::layouts();
+    const std::vector<uint8_t> packed = *tilecheck::testing::packed_buffers(shape);
+    RC_ASSERT(static_cast<int64_t>(packed.size()) == tilecheck::spec::byte_size(shape));
+  }));
+}
+
 // A pack written for bf16 weights that forgets its sub-tile, in a property
 // over the TPU profile's bf16 layouts it claims: RapidCheck finds it.
 TEST(TestingKit, AGeneratedPropertyFindsTheForgottenSubTile) {

@@ -7,6 +7,7 @@
 //
 //   layouts("tpu", {"bf16"}, 2)  // profile, element types, max rank
 //   dense_arrays(layout)        // a dense array for it, floats with NaN and denormal patterns
+//   packed_buffers(layout)      // a physical buffer for it, padding included
 //   *rc::gen::arbitrary<tilecheck::ShapeWithLayout>()   // layouts() with the defaults
 //
 // Assertions that compare your implementation's answer with the spec's
@@ -169,6 +170,22 @@ inline rc::Gen<std::vector<uint8_t>> dense_arrays(const ShapeWithLayout& shape) 
       std::memcpy(&dense[i], &v, width);  // little-endian: the low bytes
     }
     return dense;
+  });
+}
+
+// A physical buffer for `shape` (spec::byte_size bytes), for an unpack to
+// read: simplest first (byte i holds i+1, modulo 256), else random bytes,
+// padding included, which an unpack must ignore. One seed per buffer, so a
+// failing case shrinks at once.
+inline rc::Gen<std::vector<uint8_t>> packed_buffers(const ShapeWithLayout& shape) {
+  return gen_from_recipe([shape](RcChoices& c) {
+    std::vector<uint8_t> packed(static_cast<size_t>(spec::byte_size(shape)));
+    const bool random = c.flip();
+    uint64_t state = random ? static_cast<uint64_t>(c.in_range(0, int64_t{1} << 40)) : 0;
+    for (size_t i = 0; i < packed.size(); ++i) {
+      packed[i] = random ? static_cast<uint8_t>(gen::splitmix64(state)) : static_cast<uint8_t>(i + 1);
+    }
+    return packed;
   });
 }
 
