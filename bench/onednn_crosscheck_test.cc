@@ -55,13 +55,6 @@ std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
 using Difference = tilecheck::check::ValueClass;
 const char* name(Difference d) { return tilecheck::check::value_class_name(d); }
 
-// Whether oneDNN's effective ISA has AVX-512 (avx512_core's bits): below
-// it, oneDNN 2.6's bf16 reorder is its simple (reference) implementation.
-bool onednn_has_avx512() {
-  const auto core = static_cast<int>(dnnl::cpu_isa::avx512_core);
-  return (static_cast<int>(dnnl::get_effective_cpu_isa()) & core) == core;
-}
-
 struct Comparison {
   std::map<Difference, int64_t> counts;
   int64_t first_undocumented = -1;  // the byte offset of the first undocumented difference
@@ -145,7 +138,7 @@ TEST(OneDnnCrossCheck, EveryExpressibleCaseWritesTheSameValues) {
   if (const char* limit = std::getenv("ONEDNN_MAX_CPU_ISA"); limit != nullptr && std::string(limit) == "AVX2") {
     ASSERT_EQ(isa & ~static_cast<int>(dnnl::cpu_isa::avx2), 0) << "oneDNN ignored its ISA limit: 0x" << std::hex << isa;
   }
-  std::printf("oneDNN's effective ISA 0x%x %s AVX-512\n", isa, onednn_has_avx512() ? "has" : "lacks");
+  std::printf("oneDNN's effective ISA 0x%x %s AVX-512\n", isa, tilecheck::peers::onednn_isa_has(dnnl::cpu_isa::avx512_core) ? "has" : "lacks");
   int checked = 0;
   for (const Case& c : tilecheck::bench::cases()) {
     if (!std::holds_alternative<OneDnnFormat>(tilecheck::peers::onednn_format(tilecheck::parse_shape(c.layout)))) {

@@ -12,10 +12,15 @@ namespace tilecheck::testing::example {
 
 // bf16[R,C]{1,0:T(8,128)(2,1)}: tiles of 8x128 over the dims padded to
 // whole tiles, in row-major order, each as 4x128 sub-tiles of 2x1 (row
-// pairs interleaved), padding zero. `forget_sub_tile` writes each tile row
-// after row instead.
-inline size_t bf16_8x128_2x1_position(int r, int c, int cols, bool forget_sub_tile);
+// pairs interleaved), padding zero. The position of element (r, c) in the
+// physical buffer; `forget_sub_tile` walks each tile row after row instead.
+inline size_t bf16_8x128_2x1_position(int r, int c, int cols, bool forget_sub_tile) {
+  const int tile = (r / 8) * ((cols + 127) / 128) + c / 128;
+  const int tr = r % 8, tc = c % 128;
+  return static_cast<size_t>(tile) * 1024 + (forget_sub_tile ? tr * 128 + tc : (tr / 2) * 256 + tc * 2 + tr % 2);
+}
 
+// Its pack: each element written to its position.
 inline std::vector<uint16_t> pack_bf16_8x128_2x1(const std::vector<uint16_t>& dense, int rows, int cols,
                                                  bool forget_sub_tile = false) {
   std::vector<uint16_t> out(static_cast<size_t>((rows + 7) / 8) * ((cols + 127) / 128) * 1024, 0);
@@ -23,14 +28,6 @@ inline std::vector<uint16_t> pack_bf16_8x128_2x1(const std::vector<uint16_t>& de
     for (int c = 0; c < cols; ++c) out[bf16_8x128_2x1_position(r, c, cols, forget_sub_tile)] = dense[r * cols + c];
   }
   return out;
-}
-
-// The position of element (r, c) of bf16[R,C]{1,0:T(8,128)(2,1)} in its
-// physical buffer, as pack_bf16_8x128_2x1 places it.
-inline size_t bf16_8x128_2x1_position(int r, int c, int cols, bool forget_sub_tile) {
-  const int tile = (r / 8) * ((cols + 127) / 128) + c / 128;
-  const int tr = r % 8, tc = c % 128;
-  return static_cast<size_t>(tile) * 1024 + (forget_sub_tile ? tr * 128 + tc : (tr / 2) * 256 + tc * 2 + tr % 2);
 }
 
 // Its unpack: each element read back from its position.

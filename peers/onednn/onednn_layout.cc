@@ -157,9 +157,9 @@ std::string onednn_reorder_impl(const dnnl::memory::desc& from, const dnnl::memo
   return dnnl::reorder::primitive_desc(engine, from, engine, to).impl_info_str();
 }
 
-bool onednn_has_avx512_bf16() {
-  const auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);
-  return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & bf16) == bf16;
+bool onednn_isa_has(dnnl::cpu_isa isa) {
+  const auto bits = static_cast<unsigned>(isa);
+  return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & bits) == bits;
 }
 
 std::vector<check::ValueClass> onednn_value_changes(ElementType type, std::string_view impl) {
@@ -190,7 +190,7 @@ std::vector<check::ValueClass> onednn_value_changes(ElementType type, std::strin
   // bf16[8,8]{1,0:T(8,8)(8,1)}) convert bf16 through f32 and back with
   // VCVTNEPS2BF16, which quiets NaNs and treats denormals as zero
   // whatever MXCSR says; -0 keeps its sign.
-  if (impl.starts_with("jit:") && type == ElementType::kBF16 && onednn_has_avx512_bf16()) {
+  if (impl.starts_with("jit:") && type == ElementType::kBF16 && onednn_isa_has(dnnl::cpu_isa::avx512_core_bf16)) {
     return {ValueClass::kSignallingNanQuieted, ValueClass::kDenormalFlushedToZero};
   }
   return {};

@@ -67,8 +67,9 @@ std::string onednn_reorder_impl(const dnnl::memory::desc& from, const dnnl::memo
 std::vector<check::ValueClass> onednn_value_changes(ElementType type, std::string_view impl);
 
 // Whether oneDNN's effective ISA (the CPU's, or less under
-// ONEDNN_MAX_CPU_ISA) has AVX512_BF16's instructions.
-bool onednn_has_avx512_bf16();
+// ONEDNN_MAX_CPU_ISA) has every instruction set of `isa`
+// (dnnl::cpu_isa::avx512_core, avx512_core_bf16, ...).
+bool onednn_isa_has(dnnl::cpu_isa isa);
 
 // Limits oneDNN's OpenMP runtime to one thread. OMP_NUM_THREADS set in main
 // is too late (libgomp reads it when it is loaded, before main), so this
