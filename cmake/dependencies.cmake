@@ -32,21 +32,12 @@ find_package(Threads)
 if(NOT Threads_FOUND)
   tilecheck_missing_required("a threads library" libc6-dev)
 endif()
-find_package(hwy CONFIG QUIET)  # Highway: the impl's SIMD kernels
-if(NOT hwy_FOUND)
-  # Highway before 1.0.4 installs no CMake package (Debian's libhwy-dev adds
-  # one; a build from source, as fuzz/oss-fuzz/build.sh makes, has none):
-  # its header and static library are enough.
-  find_path(TILECHECK_HWY_INCLUDE_DIR hwy/highway.h)
-  find_library(TILECHECK_HWY_LIBRARY hwy)
-  if(TILECHECK_HWY_INCLUDE_DIR AND TILECHECK_HWY_LIBRARY)
-    add_library(hwy::hwy UNKNOWN IMPORTED GLOBAL)
-    set_target_properties(hwy::hwy PROPERTIES IMPORTED_LOCATION ${TILECHECK_HWY_LIBRARY}
-                          INTERFACE_INCLUDE_DIRECTORIES ${TILECHECK_HWY_INCLUDE_DIR})
-    message(STATUS "tilecheck: Highway without a CMake package: ${TILECHECK_HWY_LIBRARY}")
-  else()
-    tilecheck_missing_required("Highway (hwy)" libhwy-dev)
-  endif()
+include(${CMAKE_CURRENT_LIST_DIR}/find_highway.cmake)  # Highway: the impl's SIMD kernels
+if(NOT tilecheck_highway_found)
+  tilecheck_missing_required("Highway (hwy)" libhwy-dev)
+endif()
+if(TILECHECK_LIBRARIES_ONLY)  # the libraries and the testing kit: Highway (above) alone
+  return()
 endif()
 if(TILECHECK_FUZZ_TARGETS_ONLY)  # the fuzz targets: Highway (above) and nlohmann-json
   find_package(nlohmann_json 3 QUIET)

@@ -1,7 +1,8 @@
 # Install and export: `cmake --install` puts the headers, the libraries,
 # lib/cmake/tilecheck/tilecheckConfig.cmake (+ version file) with the imported
 # targets tilecheck::model, tilecheck::spec, tilecheck::impl, tilecheck::testing, tilecheck::c,
-# and lib/pkgconfig/tilecheck.pc (the C API) under the prefix.
+# lib/pkgconfig/tilecheck.pc (the C API) and bin/tilecheck-fuzz-seeds under
+# the prefix (without the C API and its .pc in the libraries-only build).
 # The same names work in-tree as aliases.
 include(CMakePackageConfigHelpers)
 
@@ -17,15 +18,27 @@ target_compile_features(tilecheck_model PUBLIC cxx_std_20)
 
 set(tilecheck_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tilecheck)
 
-install(TARGETS tilecheck_model tilecheck_spec tilecheck_impl tilecheck_testing tilecheck_c
+# The C API is not in the libraries-only build (TILECHECK_LIBRARIES_ONLY).
+set(tilecheck_installed_libraries tilecheck_model tilecheck_spec tilecheck_impl tilecheck_testing)
+if(TARGET tilecheck_c)
+  list(APPEND tilecheck_installed_libraries tilecheck_c)
+endif()
+install(TARGETS ${tilecheck_installed_libraries}
         EXPORT tilecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The seed corpora and dictionary of the testing kit's fuzz harnesses.
+install(TARGETS tilecheck_fuzz_seeds RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The public headers, C and C++: include/tilecheck/ as it is in the tree, so
 # <tilecheck/...> means the same file in the tree and installed.
-install(DIRECTORY include/tilecheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+if(TARGET tilecheck_c)
+  install(DIRECTORY include/tilecheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          FILES_MATCHING PATTERN "*.h")
+else()
+  install(DIRECTORY include/tilecheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          FILES_MATCHING PATTERN "*.h" PATTERN "tilecheck.h" EXCLUDE)
+endif()
 
 install(EXPORT tilecheckTargets NAMESPACE tilecheck:: DESTINATION ${tilecheck_cmake_dir})
 configure_package_config_file(cmake/tilecheckConfig.cmake.in
@@ -36,9 +49,13 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tilecheckConfigVers
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tilecheckConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/tilecheckConfigVersion.cmake
+              cmake/find_highway.cmake
         DESTINATION ${tilecheck_cmake_dir})
 
-# The .pc file finds the prefix from its own location, so it stays right
+if(NOT TARGET tilecheck_c)
+  return()
+endif()
+# The .pc file (the C API) finds the prefix from its own location, so it stays right
 # under `cmake --install --prefix ANYWHERE`.
 set(tilecheck_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH tilecheck_pc_to_prefix /${tilecheck_pc_dir} /)

@@ -67,31 +67,14 @@ inline constexpr int64_t kKernelElements = 1024;
 std::optional<ShapeWithLayout> consume_layout(FuzzedDataProvider& input, Choices& choices,
                                               const gen::RecipeLimits& recipe_limits);
 
-// For the data targets: nullopt unless `shape` passes spec::validate, else
-// the shape shrunk into `limits` (gen::fit_to_budget: halve the largest
-// dim, drop trailing tiles too large on their own), so that the catalogue's
-// large TEXT entries still seed those targets. RECIPE layouts already fit.
-std::optional<ShapeWithLayout> fit_for_data(ShapeWithLayout shape,
-                                            const gen::RecipeLimits& limits);
-
 // For pack_roundtrip: in KERNEL mode a layout shaped for the SIMD kernels
-// (at most kKernelElements), else consume_layout then fit_for_data within
+// (at most kKernelElements), else consume_layout then gen::fit_for_data within
 // kDataLimits.
 std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Choices& choices);
 
 // True when `shape` passes spec::validate and has at most limits.max_elements
 // elements and limits.max_padded_elements padded positions.
 bool valid_within(const ShapeWithLayout& shape, const gen::RecipeLimits& limits);
-
-// The input bytes that decode, in TEXT mode, to `layout_texts` (read one
-// after the other, as a target reads them), then to `choice_bytes` for the
-// target's later choices (read from their end backwards). For the seed corpora.
-std::string text_input(std::initializer_list<std::string_view> layout_texts,
-                       std::string_view choice_bytes = {});
-
-// A splitmix64 stream of `size` bytes from `seed`: bulk data that a single
-// choice controls (physical buffers with garbage in the padding).
-std::vector<uint8_t> random_bytes(uint64_t seed, size_t size);
 
 }  // namespace tilecheck::fuzz
 

@@ -81,7 +81,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
   FUZZ_AGREE(check::bytes_agree(*shape, false, "unpack(pack(x)) != x", canonical, round), s);
 
   const std::vector<uint8_t> garbage =
-      random_bytes(static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), expected.size());
+      gen::random_bytes(static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), expected.size());
   std::vector<uint8_t> unpacked(dense.size(), 0x5A);
   plan.unpack(garbage, unpacked, options);
   const std::vector<uint8_t> spec_unpacked = spec::unpack(*shape, garbage);

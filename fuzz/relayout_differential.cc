@@ -52,7 +52,7 @@ Layout second_layout_from_recipe(const ShapeWithLayout& first, Choices& choices)
 void check_input(FuzzedDataProvider& input, Choices& choices) {
   const std::optional<ShapeWithLayout> first = consume_layout(input, choices, kDataLimits);
   if (!first) return;
-  const std::optional<ShapeWithLayout> from = fit_for_data(*first, kDataLimits);
+  const std::optional<ShapeWithLayout> from = gen::fit_for_data(*first, kDataLimits);
   if (!from) return;
 
   ShapeWithLayout partner = *from;
@@ -82,7 +82,7 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
                                        << ": the spec accepts both, the impl rejects them: "
                                        << *rejected);
   const impl::ExecOptions options{gen::sometimes(choices, 1, 16) ? 2 : 1};
-  const std::vector<uint8_t> src = random_bytes(
+  const std::vector<uint8_t> src = gen::random_bytes(
       static_cast<uint64_t>(choices.in_range(0, INT64_MAX)), spec::byte_size(*from));
   const std::vector<uint8_t> expected = spec::pack(to, spec::unpack(*from, src));
   std::vector<uint8_t> dst(expected.size(), 0xA5);

@@ -40,7 +40,7 @@ std::string untiled(std::string_view layout) {
 }
 
 std::map<std::string, std::string> catalogue_seeds() {
-  using tilecheck::fuzz::text_input;
+  using tilecheck::gen::text_input;
   std::map<std::string, std::string> seeds;
   for (const tilecheck::CatalogEntry& entry : tilecheck::catalog()) {
     const std::string file = "catalog_" + std::string(entry.name);
@@ -52,7 +52,7 @@ std::map<std::string, std::string> catalogue_seeds() {
     seeds["relayout_differential/" + file + "_to_untiled"] = text_input({entry.layout, plain});
   }
   for (uint64_t k = 1; k <= 4; ++k) {
-    std::vector<uint8_t> bytes = tilecheck::fuzz::random_bytes(k, 16 * k);
+    std::vector<uint8_t> bytes = tilecheck::gen::random_bytes(k, 16 * k);
     bytes.back() &= 0xFC;  // RECIPE mode
     for (const char* target : {"index_differential", "pack_roundtrip", "relayout_differential"}) {
       seeds[std::string(target) + "/recipe_" + std::to_string(k)] =
@@ -80,11 +80,11 @@ std::map<std::string, std::string> catalogue_seeds() {
   // A divisor above 2^62: index_differential delinearizes its last position
   // (the input's choices are used up), where a multiply-shift division that
   // is one bit short goes wrong.
-  seeds["index_differential/divisor_above_2_62"] = text_input({"u8[8149576159670356358]{0}"});
+  seeds["index_differential/divisor_above_2_62"] = tilecheck::gen::text_input({"u8[8149576159670356358]{0}"});
   // KERNEL mode (pack_roundtrip only): every layout kind of make_kernel_layout
   // is a few choices away from one of these.
   for (uint64_t k = 1; k <= 8; ++k) {
-    std::vector<uint8_t> bytes = tilecheck::fuzz::random_bytes(100 + k, 24 + 8 * k);
+    std::vector<uint8_t> bytes = tilecheck::gen::random_bytes(100 + k, 24 + 8 * k);
     bytes.back() = static_cast<uint8_t>((bytes.back() & 0xFC) | 2);
     seeds["pack_roundtrip/kernel_" + std::to_string(k)] = std::string(bytes.begin(), bytes.end());
   }

@@ -34,7 +34,7 @@ tilecheck_install_packages jq
 # 2. Build tilecheck (without its own tests) and install it into a prefix.
 cmake -S "$TILECHECK_SRC" -B "$WORK/tilecheck" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DTILECHECK_BUILD_TESTS=OFF >/dev/null
-cmake --build "$WORK/tilecheck" --target tilecheck tilecheck_c
+cmake --build "$WORK/tilecheck" --target tilecheck tilecheck_c tilecheck_fuzz_seeds
 cmake --install "$WORK/tilecheck" --prefix "$prefix" >/dev/null
 "$prefix/bin/tilecheck" --version
 

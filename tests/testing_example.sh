@@ -5,7 +5,8 @@
 # the broken build is caught by each of the three -- the GoogleTest
 # assertions with their message, the properties with a shrunk layout, the
 # fuzz targets with the input that finds the bug, within a minute each (the
-# time is printed). Used by ctest (testing_example), on the prefix that
+# time is printed), and by the seeds tilecheck-fuzz-seeds writes for it on
+# their first pass. Used by ctest (testing_example), on the prefix that
 # ci_example installs.
 #
 # usage: testing_example.sh SOURCE_DIR TILECHECK_PREFIX WORK_DIR
@@ -55,5 +56,26 @@ for target in detile_bf16 pack_s4; do
   grep -a "disagrees with the spec" "$work/${target}_broken.log" || problem "$target broken: no message"
   grep -a "Test unit written to" "$work/${target}_broken.log" || problem "$target broken: no input saved"
   echo "$target broken: found in $((ms / 1000)).$((ms % 1000 / 100)) s"
+done
+# The seeds of tilecheck-fuzz-seeds name a layout each function handles:
+# replaying them alone (-runs=0) passes the library as written and catches
+# the broken one, before any mutation.
+for row in "detile_bf16 bf16[8,200]{1,0:T(8,128)(2,1)}" "pack_s4 s4[3,128]{1,0:T(8,128)(8,1)E(4)}"; do
+  read -r target layout <<<"$row"
+  echo "== libFuzzer: $target over the seeds of tilecheck-fuzz-seeds --layout '$layout'"
+  seeds=$work/${target}_seeds
+  "$prefix/bin/tilecheck-fuzz-seeds" --profile tpu --layout "$layout" --dict "$work/$target.dict" "$seeds" ||
+    problem "tilecheck-fuzz-seeds failed"
+  for variant in correct broken; do
+    (cd "$work" && "$b/${target}_fuzz_$variant" -runs=0 -dict="$work/$target.dict" "$seeds" \
+       >"$work/${target}_${variant}_seeds.log" 2>&1)
+    status=$?
+    if [[ $variant == correct && $status -ne 0 ]]; then
+      tail -20 "$work/${target}_${variant}_seeds.log"; problem "$target as written fails on the seeds"
+    elif [[ $variant == broken ]]; then
+      [[ $status -ne 0 ]] || problem "$target broken: its seeds did not catch it"
+      grep -a "disagrees with the spec" "$work/${target}_broken_seeds.log" || problem "$target broken: no message on the seeds"
+    fi
+  done
 done
 exit $fail

@@ -1,12 +1,20 @@
 // libFuzzer for your own layout code (docs/TESTING.md, "Fuzzing"):
 //
 //   fuzz_case(input, "tpu")   libFuzzer's bytes (a FuzzedDataProvider) to a
-//                             layout of the profile and a dense array for it,
-//                             with the recipe of tilecheck's own fuzz targets
-//                             and properties: the choices are read off the end
-//                             of the input, and an exhausted input gives the
+//                             layout and a dense array for it, read as
+//                             tilecheck's own fuzz targets read them: the last
+//                             byte is the mode. Low bit 0 (RECIPE): a layout of
+//                             the profile from the recipe of tilecheck's fuzz
+//                             targets and properties, its choices read off the
+//                             end of the input; an exhausted input gives the
 //                             simplest layout, so short inputs mean small
-//                             layouts; never a layout tilecheck rejects.
+//                             layouts. Low bit 1 (TEXT): a layout in XLA's
+//                             syntax at the front of the input, ended by a
+//                             backslash and a newline (the seeds of
+//                             tilecheck-fuzz-seeds), shrunk to the profile's
+//                             budget; text that does not parse or validate
+//                             falls back to RECIPE. Never a layout tilecheck
+//                             rejects.
 //
 // and ready harnesses: you write your pack (or unpack) and which layouts it
 // handles,
@@ -33,6 +41,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -72,9 +81,15 @@ inline gen::Profile fuzz_profile(std::string_view name) {
 // aborts with a message) and a dense array for it, from the input.
 inline FuzzCase fuzz_case(FuzzedDataProvider& input, std::string_view profile = "general") {
   const gen::Profile p = detail::fuzz_profile(profile);
+  const gen::RecipeLimits limits = gen::profile_limits(p, gen::kExhaustiveLimits);
   gen::FuzzedChoices<FuzzedDataProvider> choices(input);
+  std::optional<ShapeWithLayout> text;
+  if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
+    text = gen::consume_layout_text(input);
+    if (text) text = gen::fit_for_data(*text, limits);
+  }
   FuzzCase c;
-  c.layout = gen::make_profile_layout(choices, p, gen::profile_limits(p, gen::kExhaustiveLimits));
+  c.layout = text ? *text : gen::make_profile_layout(choices, p, limits);
   c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
   return c;
 }
