@@ -118,6 +118,24 @@ else()
                              libdnnl-dev ocl-icd-opencl-dev)
 endif()
 
+# libxsmm (Debian's libxsmm-dev: static libraries, amd64 only): its
+# transposes and blocked activations as a peer under the gate. libxsmm.a
+# calls BLAS for its GEMM fallback, which the gate never reaches;
+# libxsmmnoblas.a stands in for BLAS.
+find_path(TILECHECK_LIBXSMM_INCLUDE_DIR libxsmm_dnn_tensor.h)
+find_library(TILECHECK_LIBXSMM_LIBRARY xsmm)
+find_library(TILECHECK_LIBXSMM_NOBLAS_LIBRARY xsmmnoblas)
+if(TILECHECK_LIBXSMM_INCLUDE_DIR AND TILECHECK_LIBXSMM_LIBRARY AND TILECHECK_LIBXSMM_NOBLAS_LIBRARY)
+  set(TILECHECK_HAVE_LIBXSMM ON)
+  add_library(tilecheck_libxsmm INTERFACE)
+  target_include_directories(tilecheck_libxsmm SYSTEM INTERFACE ${TILECHECK_LIBXSMM_INCLUDE_DIR})
+  target_link_libraries(tilecheck_libxsmm INTERFACE ${TILECHECK_LIBXSMM_LIBRARY} ${TILECHECK_LIBXSMM_NOBLAS_LIBRARY}
+                                                    Threads::Threads ${CMAKE_DL_LIBS} m rt)
+else()
+  set(TILECHECK_HAVE_LIBXSMM OFF)
+  tilecheck_missing_optional("libxsmm" "not found" "the libxsmm peer (tilecheck-libxsmm-impl)" libxsmm-dev)
+endif()
+
 if(TILECHECK_BUILD_TESTS)
   find_program(TILECHECK_CLANGXX clang++)
   if(NOT TILECHECK_CLANGXX)

@@ -35,6 +35,12 @@ tilecheck_test_packages=(
   pkgconf             # pkg-config: the package tests build against tilecheck.pc
 )
 
+# Needed by the tests as the test list is, on amd64 only (Debian builds
+# these for amd64 alone; elsewhere the build skips what needs them).
+tilecheck_amd64_test_packages=(
+  libxsmm-dev         # libxsmm: a third-party implementation under the gate (peers/libxsmm, docs/PEERS.md)
+)
+
 # Needed only by the tests that build the project again (ctest label
 # "builds", scripts/test-builds), the fuzzing scripts and the Python
 # package: scripts/test leaves them out, which saves a new machine their
@@ -86,11 +92,13 @@ tilecheck_xla_packages=(
 # builds list (the default), of the Arm list, of the main and package lists,
 # or of the XLA list.
 tilecheck_install_deps() {
+  local test_packages=("${tilecheck_test_packages[@]}")
+  if [[ $(dpkg --print-architecture) == amd64 ]]; then test_packages+=("${tilecheck_amd64_test_packages[@]}"); fi
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
-    test) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" ;;
+    test) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${test_packages[@]}" ;;
     all)
-      tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_test_packages[@]}" \
+      tilecheck_install_packages "${tilecheck_main_packages[@]}" "${test_packages[@]}" \
         "${tilecheck_builds_packages[@]}"
       ;;
     arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;

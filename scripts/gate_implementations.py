@@ -6,7 +6,8 @@ implementation whose adapter is built, and its verdict.
 
 NAME is one of the adapters below; COMMAND the path of its built command.
 For each, the gate runs three times (the default layouts, --profile tpu,
---profile gpu; 300 generated layouts each, seed 1), and the table between
+--profile gpu; 300 generated layouts each, seed 1), and more for an adapter
+that claims forms the generated layouts seldom are (ADAPTER_RUNS), and the table between
 the markers of DOC gets one row per run. --write rewrites those rows;
 --check compares them with DOC and fails on a difference, naming it. Rows
 of an adapter that is not given are left as they are (and said so).
@@ -25,9 +26,20 @@ import xml.etree.ElementTree as ET
 # ctests onednn_gate.* instead.
 ADAPTERS = {
     "onednn": ("oneDNN reorder, at most AVX2 (`tilecheck-onednn-impl`)", {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
+    "libxsmm": ("libxsmm (`tilecheck-libxsmm-impl`)", {}),
     "xla": ("XLA TransposePlan (`tilecheck-xla-transpose-impl`)", {}),
 }
 RUNS = [("default", []), ("tpu", ["--profile", "tpu"]), ("gpu", ["--profile", "gpu"])]
+# Runs of one adapter only: layouts of the forms it claims that the
+# generated ones seldom are. libxsmm's blocked activations (N,C,H,W with
+# the channel dim blocked), every element width it has, a zero dim, and a
+# channel dim that is no multiple of the block (not claimed).
+ACTIVATIONS = ["f32[2,32,3,5]{3,2,1,0:T(16,1,1)}", "bf16[1,64,7,7]{3,2,1,0:T(32,1,1)}",
+               "f16[2,48,1,3]{3,2,1,0:T(16,1,1)}", "s32[1,8,4,4]{3,2,1,0:T(8,1,1)}",
+               "s8[3,16,2,9]{3,2,1,0:T(16,1,1)}", "u8[1,64,3,3]{3,2,1,0:T(64,1,1)}",
+               "f32[1,16,1,1]{3,2,1,0:T(16,1,1)}", "f32[2,0,3,3]{3,2,1,0:T(16,1,1)}",
+               "f32[1,20,3,3]{3,2,1,0:T(16,1,1)}"]
+ADAPTER_RUNS = {"libxsmm": [("activations", [arg for layout in ACTIVATIONS for arg in ("--layout", layout)])]}
 CASES = "300"
 BEGIN, END = "<!-- gate-implementations: begin -->", "<!-- gate-implementations: end -->"
 HEADER = ("| implementation | version | run | layouts claimed | byte_size | pack | unpack | relayout | verdict |\n"
@@ -112,7 +124,7 @@ def main():
             rows += kept
             continue
         version = version_of(given[key], env)
-        for run, flags in RUNS:
+        for run, flags in RUNS + ADAPTER_RUNS.get(key, []):
             report, cases = gate(tilecheck, given[key], env, flags)
             rows.append(row(name, version, run, report, cases))
             print(rows[-1])
