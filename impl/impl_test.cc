@@ -56,6 +56,15 @@ const std::vector<std::string>& extra_layouts() {
       // layout takes the block transpose instead (tried: a broken chunk
       // loop then went unnoticed here).
       "f32[256,232]{0,1:T(8,128)}",
+      // Transposing panels without a tile digit above the block, one call
+      // over all of the column digit: untiled transposed matrices, and a
+      // channel dim blocked alone (CNN activations, nChw16c). Ragged rows
+      // and columns; 15 rows stay with the block transpose.
+      "f32[40,70]{0,1}",
+      "u32[100,33]{0,1}",
+      "f32[15,40]{0,1}",
+      "f32[2,48,5,7]{3,2,1,0:T(16,1,1)}",
+      "s32[1,64,3,3]{3,2,1,0:T(32,1,1)}",
   };
   return v;
 }
@@ -271,7 +280,8 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
   for (const char* text : {"s8[4096,2048]{1,0:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,128)}",
                            "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
                            "f32[2048,1024]{0,1:T(8,128)}", "f32[2048,1100]{1,0:T(8,128)}",
-                           "f32[8,2048,200]{2,0,1:T(8,128)}"}) {
+                           "f32[8,2048,200]{2,0,1:T(8,128)}", "f32[2048,1100]{0,1}",
+                           "f32[16,64,56,56]{3,2,1,0:T(16,1,1)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);
     const int64_t nb = s.dense_element_bytes();

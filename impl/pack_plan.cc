@@ -319,7 +319,7 @@ struct Walker {
     if (depth == schedule.leaf && schedule.transpose) {
       // No constraints (make_schedule): every tile is whole.
       m.transpose_panel(schedule.transpose_shape, dense + begin * d.src_stride, phys + begin * d.dst_stride,
-                        (end - begin) * nest.digits[depth + 1].extent);
+                        (end - begin) * schedule.transpose_leaf_columns);
       return;
     }
     if (depth == schedule.leaf && schedule.panel) {

@@ -100,15 +100,24 @@ Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest) {
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
   if (make_panel(c, s)) return s;
-  if (s.block_leaf && s.leaf >= 1 && s.nest.constraints.empty() && c.bits == 32) {
-    const Digit& above = digits[s.leaf - 1];
+  if (s.block_leaf && s.nest.constraints.empty() && c.bits == 32) {
     const Digit& a = digits[s.leaf];
     const Digit& b = digits[s.leaf + 1];
-    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && above.src_stride == a.extent) {
+    const bool tile_above = s.leaf >= 1 && digits[s.leaf - 1].src_stride == a.extent;
+    // Without the tile digit, only where the panel's 16x16 blocks fill: the
+    // block leaf's 4x4 transposes serve fewer rows better.
+    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && (tile_above || b.extent >= 16)) {
       s.transpose = true;
-      s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
-      s.leaf -= 1;
       s.block_leaf = false;
+      if (tile_above) {
+        const Digit& above = digits[s.leaf - 1];
+        s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
+        s.transpose_leaf_columns = a.extent;
+        s.leaf -= 1;
+      } else {  // the column digit alone: one group of all its columns
+        s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, 0};
+        s.transpose_leaf_columns = 1;
+      }
       return s;
     }
   }
