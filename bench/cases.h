@@ -1,5 +1,6 @@
 // The benchmark cases: the layouts runtimes pack most (TPU f32, bf16, s8, s4
-// and pred formats, a ragged shape, a column-major one, a rank-4 one), each
+// and pred formats, a ragged shape, a column-major one, a rank-4 one; a
+// dense transpose and CNN activations blocked by channels), each
 // with a smaller shape for the slow spec. Where oneDNN can express a
 // layout, its blocked format comes from the layout (peers/onednn).
 #pragma once
@@ -26,6 +27,10 @@ inline const std::vector<Case>& cases() {
       {"f32_ragged", "f32[1000,1000]{1,0:T(8,128)}", "f32[500,500]{1,0:T(8,128)}"},
       {"f32_colmajor_8x128", "f32[4096,4096]{0,1:T(8,128)}", "f32[512,512]{0,1:T(8,128)}"},
       {"bf16_rank4", "bf16[8,64,96,200]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,16,96,200]{3,2,1,0:T(8,128)(2,1)}"},
+      // A dense transpose (libxsmm_otrans' task) and a CNN's blocked
+      // activations, oneDNN's nChw16c and libxsmm's own format.
+      {"f32_transpose", "f32[4096,4096]{0,1}", "f32[512,512]{0,1}"},
+      {"f32_nchw16c", "f32[32,64,56,56]{3,2,1,0:T(16,1,1)}", "f32[2,32,14,14]{3,2,1,0:T(16,1,1)}"},
   };
   return v;
 }

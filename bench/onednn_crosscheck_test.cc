@@ -154,8 +154,8 @@ TEST(OneDnnCrossCheck, EveryExpressibleCaseWritesTheSameValues) {
     }
     ++checked;
   }
-  // Six of the eight cases have a oneDNN format: none may drop out unnoticed.
-  EXPECT_EQ(checked, 6);
+  // Eight of the ten cases have a oneDNN format: none may drop out unnoticed.
+  EXPECT_EQ(checked, 8);
 }
 
 // The comparison fails on what a broken reorder would write: one flipped

@@ -68,15 +68,21 @@ def tables(shared, mine, target, how, llc_x, llc_bytes):
         p, u, mt, mc, dnn = c.get("pack"), c.get("unpack"), c.get("pack_mt"), c.get("memcpy"), c.get("onednn_pack")
         print(f"{case:22} {where:>8} {x or 0:6.1f} {gbs(p)} {gbs(u)} {gbs(mt)} {gbs(mc)} {gbs(dnn)} {gbs(spec)} "
               f"| {ratio(p, mc)} {ratio(u, mc)} {ratio(mt, mc)} {ratio(p, dnn)} {ratio(p, spec):>7}")
-    beside_xla = [case for case in mine if "xla_pack" in r(case)]
-    if beside_xla:
+    # The peers measured on pack and unpack alike: their name in the
+    # benchmarks' names, and how they ran.
+    for peer, what in (("xla", "XLA's TransposePlan (one plan made before timing, 1 thread)"),
+                       ("libxsmm", "libxsmm (its own function for the layout, 1 thread)")):
+        beside = [case for case in mine if f"{peer}_pack" in r(case) or f"{peer}_unpack" in r(case)]
+        if not beside:
+            continue
         print()
-        print(f"beside XLA's TransposePlan on {target} (one plan made before timing, 1 thread), GB/s over the "
-              "dense bytes")
-        print(f"{'case':22} {'pack':>6} {'xla_pk':>6} {'unpack':>6} {'xla_up':>6} | {'pk/xla':>6} {'up/xla':>6}")
-        for case in sorted(beside_xla):
+        print(f"beside {what} on {target}, GB/s over the dense bytes")
+        short = peer[:3]
+        print(f"{'case':22} {'pack':>6} {short + '_pk':>6} {'unpack':>6} {short + '_up':>6} | {'pk/' + short:>6} "
+              f"{'up/' + short:>6}")
+        for case in sorted(beside):
             c = r(case)
-            p, u, xp, xu = c.get("pack"), c.get("unpack"), c.get("xla_pack"), c.get("xla_unpack")
+            p, u, xp, xu = c.get("pack"), c.get("unpack"), c.get(f"{peer}_pack"), c.get(f"{peer}_unpack")
             print(f"{case:22} {gbs(p)} {gbs(xp)} {gbs(u)} {gbs(xu)} | {ratio(p, xp)} {ratio(u, xu)}")
     relayouts = [case for case in mine if "relayout" in mine[case]]
     if relayouts:

@@ -13,6 +13,11 @@
 //                       with an XLA checkout), one plan made before timing,
 //                       1 thread; skipped with an error unless its output
 //                       equals PackPlan's byte for byte
+//   libxsmm_pack/<case>, libxsmm_unpack/<case>   libxsmm's own function for
+//                       the layout (its transpose, or its blocked
+//                       activations' copy-in and copy-out; peers/libxsmm),
+//                       1 thread, where libxsmm lays the case out; skipped
+//                       with an error unless its output equals PackPlan's
 //   onednn_pack/<case>  oneDNN reorder plain -> the equivalent blocked
 //                       descriptor, 1 thread (omp_set_num_threads(1)); skipped
 //                       with an error unless oneDNN's output equals PackPlan's
@@ -97,6 +102,9 @@
 #endif
 #ifdef TILECHECK_HAVE_XLA
 #include "peers/xla/xla_transpose_layout.h"
+#endif
+#ifdef TILECHECK_HAVE_LIBXSMM
+#include "peers/libxsmm/libxsmm_layout.h"
 #endif
 
 namespace {
@@ -412,6 +420,44 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 // whatever the filter): unknown, equal, or different.
 enum class Match { kUnknown, kEqual, kDifferent };
 
+#ifdef TILECHECK_HAVE_LIBXSMM
+// libxsmm (docs/PEERS.md, "libxsmm"): its function for the layout, on 1
+// thread; pack or unpack. Skipped with an error unless its output equals
+// PackPlan's byte for byte (checked at the case's first run).
+void bench_libxsmm(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
+  namespace peers = tilecheck::peers;
+  const auto format = std::get<peers::LibxsmmFormat>(peers::libxsmm_format(s));
+  const tilecheck::impl::PackPlan plan(s);
+  const size_t dense_bytes = static_cast<size_t>(plan.index().dense_byte_size());
+  const size_t physical_bytes = static_cast<size_t>(plan.index().byte_size());
+  Buffer src = random_bytes(pack ? dense_bytes : physical_bytes);
+  if (!pack) plan.pack(random_bytes(dense_bytes), src, {1});
+  Buffer dst(pack ? physical_bytes : dense_bytes);
+  auto run = [&] { pack ? peers::libxsmm_pack(format, src, dst) : peers::libxsmm_unpack(format, src, dst); };
+  run();  // the output's page faults, before timing
+  if (match == Match::kUnknown) {
+    Buffer ours(dst.size());
+    if (pack) {
+      plan.pack(src, ours, {1});
+    } else {
+      plan.unpack(src, ours, {1});
+    }
+    match = ours == dst ? Match::kEqual : Match::kDifferent;
+  }
+  if (match == Match::kDifferent) {
+    state.SkipWithError("libxsmm's output differs from PackPlan's (docs/IMPLEMENTATIONS.md)");
+    return;
+  }
+  const WallRate rate;
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  rate.report(state, static_cast<int64_t>(dense_bytes), static_cast<int64_t>(dense_bytes + physical_bytes));
+}
+#endif
+
 #ifdef TILECHECK_HAVE_XLA
 // XLA's TransposePlan (docs/PEERS.md): one plan made before the timed loop,
 // as PJRT keeps its plans in a cache, on 1 thread; pack (dense to the
@@ -546,6 +592,19 @@ std::vector<SizedCase> sizes_of(const Case& c) {
   return v;
 }
 
+// A peer's <peer>_pack/<case> and <peer>_unpack/<case>: bench(state, shape,
+// pack, match), each with its own record of whether the peer's output
+// matched PackPlan's.
+[[maybe_unused]] void register_pack_and_unpack(const char* peer, const char* name, const ShapeWithLayout& s,
+                                               void (*bench)(benchmark::State&, const ShapeWithLayout&, bool, Match&)) {
+  for (const bool pack : {true, false}) {
+    benchmark::RegisterBenchmark(bench_name((std::string(peer) + (pack ? "_pack" : "_unpack")).c_str(), name).c_str(),
+                                 [&s, pack, bench, match = std::make_shared<Match>(Match::kUnknown)](
+                                     benchmark::State& st) { bench(st, s, pack, *match); })
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
 void register_all(const Targets& targets) {
   static std::deque<SizedCase> sized;  // the benchmarks hold references
   for (const Case& c : cases()) {
@@ -572,14 +631,14 @@ void register_all(const Targets& targets) {
             ->Unit(benchmark::kMillisecond);
       }
 #endif
+#ifdef TILECHECK_HAVE_LIBXSMM
+      if (std::holds_alternative<tilecheck::peers::LibxsmmFormat>(tilecheck::peers::libxsmm_format(s))) {
+        register_pack_and_unpack("libxsmm", n, s, bench_libxsmm);
+      }
+#endif
 #ifdef TILECHECK_HAVE_XLA
       if (std::holds_alternative<tilecheck::peers::XlaTransposeLayout>(tilecheck::peers::xla_transpose_layout(s))) {
-        for (const bool pack : {true, false}) {
-          benchmark::RegisterBenchmark(bench_name(pack ? "xla_pack" : "xla_unpack", n).c_str(),
-                                       [&s, pack, match = std::make_shared<Match>(Match::kUnknown)](
-                                           benchmark::State& st) { bench_xla(st, s, pack, *match); })
-              ->Unit(benchmark::kMillisecond);
-        }
+        register_pack_and_unpack("xla", n, s, bench_xla);
       }
 #endif
     }
