@@ -65,6 +65,8 @@ const std::vector<std::string>& extra_layouts() {
       "f32[15,40]{0,1}",
       "f32[2,48,5,7]{3,2,1,0:T(16,1,1)}",
       "s32[1,64,3,3]{3,2,1,0:T(32,1,1)}",
+      // More than 256 rows and columns: square blocks of 256 (ragged).
+      "f32[270,300]{0,1}",
   };
   return v;
 }
