@@ -420,23 +420,26 @@ void bench_spec_linear_index(benchmark::State& state, const Case& c) {
 // whatever the filter): unknown, equal, or different.
 enum class Match { kUnknown, kEqual, kDifferent };
 
-#ifdef TILECHECK_HAVE_LIBXSMM
-// libxsmm (docs/PEERS.md, "libxsmm"): its function for the layout, on 1
-// thread; pack or unpack. Skipped with an error unless its output equals
-// PackPlan's byte for byte (checked at the case's first run).
-void bench_libxsmm(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
-  namespace peers = tilecheck::peers;
-  const auto format = std::get<peers::LibxsmmFormat>(peers::libxsmm_format(s));
+// A peer's pack (dense to the layout) or unpack of `s`, on 1 thread: `run`
+// moves `src` (src_bytes: random dense bytes, or PackPlan's packed buffer,
+// whose padding is zero as a device buffer's is) into `dst` (dst_bytes).
+// Skipped with an error unless the peer's output equals PackPlan's byte for
+// byte, padding included (checked at the case's first run, kept in `match`).
+template <class Run>
+[[maybe_unused]] void bench_peer(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match,
+                                 const char* peer, int64_t src_bytes, int64_t dst_bytes, const Run& run) {
   const tilecheck::impl::PackPlan plan(s);
-  const size_t dense_bytes = static_cast<size_t>(plan.index().dense_byte_size());
-  const size_t physical_bytes = static_cast<size_t>(plan.index().byte_size());
-  Buffer src = random_bytes(pack ? dense_bytes : physical_bytes);
-  if (!pack) plan.pack(random_bytes(dense_bytes), src, {1});
-  Buffer dst(pack ? physical_bytes : dense_bytes);
-  auto run = [&] { pack ? peers::libxsmm_pack(format, src, dst) : peers::libxsmm_unpack(format, src, dst); };
-  run();  // the output's page faults, before timing
+  const int64_t dense_bytes = plan.index().dense_byte_size();
+  Buffer src(static_cast<size_t>(src_bytes));
+  if (pack) {
+    src = random_bytes(src.size());
+  } else {
+    plan.pack(random_bytes(dense_bytes), src, {1});
+  }
+  Buffer dst(static_cast<size_t>(dst_bytes));
+  run(src, dst);  // the output's page faults (and padding), before timing
   if (match == Match::kUnknown) {
-    Buffer ours(dst.size());
+    Buffer ours(static_cast<size_t>(pack ? plan.index().byte_size() : dense_bytes));
     if (pack) {
       plan.pack(src, ours, {1});
     } else {
@@ -445,53 +448,8 @@ void bench_libxsmm(benchmark::State& state, const ShapeWithLayout& s, bool pack,
     match = ours == dst ? Match::kEqual : Match::kDifferent;
   }
   if (match == Match::kDifferent) {
-    state.SkipWithError("libxsmm's output differs from PackPlan's (docs/IMPLEMENTATIONS.md)");
-    return;
-  }
-  const WallRate rate;
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  rate.report(state, static_cast<int64_t>(dense_bytes), static_cast<int64_t>(dense_bytes + physical_bytes));
-}
-#endif
-
-#ifdef TILECHECK_HAVE_XLA
-// XLA's TransposePlan (docs/PEERS.md): one plan made before the timed loop,
-// as PJRT keeps its plans in a cache, on 1 thread; pack (dense to the
-// layout) or unpack. Skipped with an error unless its output equals
-// PackPlan's byte for byte, padding included (checked at the case's first
-// run).
-void bench_xla(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
-  namespace peers = tilecheck::peers;
-  const peers::XlaTransposeLayout dense = peers::xla_transpose_dense(s);
-  const auto layout = std::get<peers::XlaTransposeLayout>(peers::xla_transpose_layout(s));
-  const peers::XlaTransposeLayout& from = pack ? dense : layout;
-  const peers::XlaTransposeLayout& to = pack ? layout : dense;
-  const tilecheck::impl::PackPlan plan(s);
-  Buffer src(static_cast<size_t>(peers::xla_transpose_buffer_bytes(from)));
-  if (pack) {
-    src = random_bytes(src.size());
-  } else {
-    plan.pack(random_bytes(plan.index().dense_byte_size()), src, {1});  // zero padding, as a device buffer has
-  }
-  Buffer dst(static_cast<size_t>(peers::xla_transpose_buffer_bytes(to)));
-  const peers::XlaTransposeRun run(from, to);
-  run(src, dst);  // the output's page faults and padding, before timing
-  if (match == Match::kUnknown) {
-    Buffer ours(static_cast<size_t>(pack ? plan.index().byte_size() : plan.index().dense_byte_size()));
-    if (pack) {
-      plan.pack(src, ours, {1});
-    } else {
-      plan.unpack(src, ours, {1});
-    }
-    match = ours.size() == dst.size() && std::memcmp(ours.data(), dst.data(), ours.size()) == 0 ? Match::kEqual
-                                                                                                 : Match::kDifferent;
-  }
-  if (match == Match::kDifferent) {
-    state.SkipWithError("TransposePlan's output differs from PackPlan's (docs/IMPLEMENTATIONS.md)");
+    const std::string message = std::string(peer) + "'s output differs from PackPlan's (docs/IMPLEMENTATIONS.md)";
+    state.SkipWithError(message.c_str());
     return;
   }
   const WallRate rate;
@@ -500,7 +458,34 @@ void bench_xla(benchmark::State& state, const ShapeWithLayout& s, bool pack, Mat
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
-  rate.report(state, plan.index().dense_byte_size(), plan.index().dense_byte_size() + plan.index().byte_size());
+  rate.report(state, dense_bytes, dense_bytes + plan.index().byte_size());
+}
+
+#ifdef TILECHECK_HAVE_LIBXSMM
+// libxsmm (docs/PEERS.md, "libxsmm"): its function for the layout.
+void bench_libxsmm(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
+  namespace peers = tilecheck::peers;
+  const auto format = std::get<peers::LibxsmmFormat>(peers::libxsmm_format(s));
+  const int64_t dense = tilecheck::spec::dense_byte_size(s), physical = tilecheck::spec::byte_size(s);
+  bench_peer(state, s, pack, match, "libxsmm", pack ? dense : physical, pack ? physical : dense,
+             [&](const Buffer& src, Buffer& dst) {
+               pack ? peers::libxsmm_pack(format, src, dst) : peers::libxsmm_unpack(format, src, dst);
+             });
+}
+#endif
+
+#ifdef TILECHECK_HAVE_XLA
+// XLA's TransposePlan (docs/PEERS.md): one plan made before the timed loop,
+// as PJRT keeps its plans in a cache.
+void bench_xla(benchmark::State& state, const ShapeWithLayout& s, bool pack, Match& match) {
+  namespace peers = tilecheck::peers;
+  const peers::XlaTransposeLayout dense = peers::xla_transpose_dense(s);
+  const auto layout = std::get<peers::XlaTransposeLayout>(peers::xla_transpose_layout(s));
+  const peers::XlaTransposeLayout& from = pack ? dense : layout;
+  const peers::XlaTransposeLayout& to = pack ? layout : dense;
+  const peers::XlaTransposeRun run(from, to);
+  bench_peer(state, s, pack, match, "TransposePlan", peers::xla_transpose_buffer_bytes(from),
+             peers::xla_transpose_buffer_bytes(to), [&](const Buffer& src, Buffer& dst) { run(src, dst); });
 }
 #endif
 

@@ -17,17 +17,15 @@ constexpr size_t kChoiceBytes = 8;
 
 std::string as_string(const std::vector<uint8_t>& bytes) { return std::string(bytes.begin(), bytes.end()); }
 
-// A TEXT seed: the layout, as many pseudo-random bytes as its physical
-// buffer holds once shrunk to the profile's budget (the front-read bytes of
-// an unpack harness), then the choice bytes. nullopt when it does not
-// validate.
-std::optional<FuzzSeed> text_seed(std::string name, std::string_view text, const gen::RecipeLimits& limits,
-                                  uint64_t salt) {
-  const std::optional<ShapeWithLayout> fitted = gen::fit_for_data(parse_shape(text), limits);
-  if (!fitted) return std::nullopt;
-  const size_t physical = static_cast<size_t>(spec::byte_size(*fitted));
+// A TEXT seed of a valid `shape`: its text, as many pseudo-random bytes as
+// its physical buffer holds once shrunk to the profile's budget (the
+// front-read bytes of an unpack harness), then the choice bytes.
+FuzzSeed text_seed(std::string name, const ShapeWithLayout& shape, const gen::RecipeLimits& limits, uint64_t salt) {
+  ShapeWithLayout fitted = shape;
+  gen::fit_to_budget(fitted, limits);
+  const size_t physical = static_cast<size_t>(spec::byte_size(fitted));
   const std::string data = as_string(gen::random_bytes(salt, physical + kChoiceBytes));
-  return FuzzSeed{std::move(name), gen::text_input({text}, data), print_shape(*fitted)};
+  return FuzzSeed{std::move(name), gen::text_input({print_shape(shape)}, data), print_shape(fitted)};
 }
 
 }  // namespace
@@ -44,9 +42,7 @@ std::vector<FuzzSeed> fuzz_seeds(const FuzzSeedOptions& options) {
   if (options.catalog) {
     for (const CatalogEntry& entry : catalog()) {
       // Every entry validates (the catalogue's own test says so).
-      if (auto seed = text_seed("catalog_" + std::string(entry.name), entry.layout, limits, salt++)) {
-        seeds.push_back(std::move(*seed));
-      }
+      seeds.push_back(text_seed("catalog_" + std::string(entry.name), parse_shape(entry.layout), limits, salt++));
     }
   }
   for (size_t k = 0; k < options.layouts.size(); ++k) {
@@ -58,8 +54,8 @@ std::vector<FuzzSeed> fuzz_seeds(const FuzzSeedOptions& options) {
     } catch (const Error& e) {
       throw Error("layout '" + text + "': " + e.what());
     }
-    // Printed canonically, so that the seed holds text the parser reads back.
-    seeds.push_back(*text_seed("layout_" + std::to_string(k + 1), print_shape(shape), limits, salt++));
+    // Printed canonically (text_seed), so that the seed holds text the parser reads back.
+    seeds.push_back(text_seed("layout_" + std::to_string(k + 1), shape, limits, salt++));
   }
   for (int k = 1; k <= options.recipe_seeds; ++k) {
     // From 16 bytes (a small layout, little data) to a few hundred.

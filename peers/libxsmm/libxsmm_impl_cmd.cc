@@ -6,8 +6,9 @@
 // It claims, layout by layout, what libxsmm lays out (libxsmm_format:
 // rank-2 transposes and copies, blocked rank-4 activations), and answers
 // byte_size, pack and unpack with libxsmm's own functions. No relayout.
-#include <algorithm>
 #include <string>
+
+#include <tilecheck/spec/semantics.h>
 
 #include "peers/command/peer_command.h"
 #include "peers/libxsmm/libxsmm_layout.h"
@@ -20,12 +21,6 @@ using tilecheck::ShapeWithLayout;
 // The format of a layout the gate sends: claimed, so libxsmm lays it out.
 peers::LibxsmmFormat format_of(const ShapeWithLayout& shape) {
   return std::get<peers::LibxsmmFormat>(peers::libxsmm_format(shape));
-}
-
-size_t dense_bytes(const ShapeWithLayout& shape) {
-  size_t count = 1;
-  for (int64_t d : shape.dims) count *= static_cast<size_t>(d);
-  return count * static_cast<size_t>(shape.dense_element_bytes());
 }
 
 peers::PeerOperations libxsmm_operations() {
@@ -43,7 +38,7 @@ peers::PeerOperations libxsmm_operations() {
   ops.byte_size = [](const ShapeWithLayout& shape) { return peers::libxsmm_byte_size(format_of(shape)); };
   ops.pack = [](const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
     const peers::LibxsmmFormat f = format_of(shape);
-    peers::require_size("\"dense\"", dense, dense_bytes(shape));
+    peers::require_size("\"dense\"", dense, static_cast<size_t>(tilecheck::spec::dense_byte_size(shape)));
     peers::Bytes physical(static_cast<size_t>(peers::libxsmm_byte_size(f)));
     peers::libxsmm_pack(f, dense, physical);
     return physical;
@@ -51,7 +46,7 @@ peers::PeerOperations libxsmm_operations() {
   ops.unpack = [](const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
     const peers::LibxsmmFormat f = format_of(shape);
     peers::require_size("\"packed\"", physical, static_cast<size_t>(peers::libxsmm_byte_size(f)));
-    peers::Bytes dense(dense_bytes(shape));
+    peers::Bytes dense(static_cast<size_t>(tilecheck::spec::dense_byte_size(shape)));
     peers::libxsmm_unpack(f, physical, dense);
     return dense;
   };

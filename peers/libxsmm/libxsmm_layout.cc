@@ -30,10 +30,11 @@ std::optional<libxsmm_dnn_datatype> dnn_datatype(ElementType type) {
 }
 
 // A libxsmm_dnn tensor over `physical` in the blocked activation format:
-// its dims innermost first, as libxsmm_dnn describes them.
+// its dims innermost first, as libxsmm_dnn describes them. Without a
+// buffer (nullptr), only its layout: its size.
 class ActivationTensor {
  public:
-  ActivationTensor(const LibxsmmFormat& f, ElementType type, void* physical) {
+  ActivationTensor(const LibxsmmFormat& f, const uint8_t* physical) {
     const auto& d = f.dims;  // N, C, H, W
     sizes_ = {static_cast<unsigned>(f.block), static_cast<unsigned>(d[3]), static_cast<unsigned>(d[2]),
               static_cast<unsigned>(d[1] / f.block), static_cast<unsigned>(d[0])};
@@ -41,20 +42,13 @@ class ActivationTensor {
     layout_.dim_size = sizes_.data();
     layout_.num_dims = 5;
     layout_.format = LIBXSMM_DNN_TENSOR_FORMAT_LIBXSMM;
-    layout_.datatype = *dnn_datatype(type);
+    layout_.datatype = *dnn_datatype(f.type);
     layout_.tensor_type = LIBXSMM_DNN_ACTIVATION;
     if (physical != nullptr) {
       libxsmm_dnn_err_t status = LIBXSMM_DNN_SUCCESS;
       tensor_ = libxsmm_dnn_link_tensor(&layout_, physical, &status);
       check(status, "libxsmm_dnn_link_tensor");
     }
-  }
-  // For a buffer of `size` bytes: libxsmm_dnn_link_tensor refuses a null
-  // data pointer ("cannot create tensor"), which an empty buffer has, so an
-  // empty one is given as a pointer to a byte it never touches.
-  static void* buffer(std::span<uint8_t> bytes) {
-    static uint8_t unused;
-    return bytes.empty() ? &unused : bytes.data();
   }
   ~ActivationTensor() {
     if (tensor_ != nullptr) libxsmm_dnn_destroy_tensor(tensor_);
@@ -84,6 +78,27 @@ class ActivationTensor {
   libxsmm_dnn_tensor_datalayout layout_{};
   libxsmm_dnn_tensor* tensor_ = nullptr;
 };
+
+// The physical buffer to link a tensor to: libxsmm_dnn_link_tensor refuses
+// a null data pointer ("cannot create tensor"), which an empty buffer (a
+// zero dim) has, so an empty one is given as a byte libxsmm never touches.
+const uint8_t* tensor_buffer(std::span<const uint8_t> physical) {
+  static const uint8_t unused = 0;
+  return physical.empty() ? &unused : physical.data();
+}
+
+// A rank-2 layout's move: `in` is an m x n column-major matrix (m
+// contiguous), written to `out` transposed (libxsmm_otrans) or as it is
+// (libxsmm_matcopy). A copy is the same bytes whichever way m and n split them.
+void move_matrix(const LibxsmmFormat& f, const uint8_t* in, uint8_t* out, int64_t m, int64_t n) {
+  const auto ts = static_cast<unsigned>(f.element_bytes);
+  const auto bm = static_cast<libxsmm_blasint>(m), bn = static_cast<libxsmm_blasint>(n);
+  if (f.kind == Kind::kTranspose) {
+    libxsmm_otrans(out, in, ts, bm, bn, std::max(bm, 1), std::max(bn, 1));
+  } else {
+    libxsmm_matcopy(out, in, ts, bm, bn, std::max(bm, 1), std::max(bm, 1));
+  }
+}
 
 }  // namespace
 
@@ -124,50 +139,24 @@ std::variant<LibxsmmFormat, std::string> libxsmm_format(const ShapeWithLayout& s
 }
 
 int64_t libxsmm_byte_size(const LibxsmmFormat& f) {
-  if (f.kind == Kind::kBlockedActivation) return ActivationTensor(f, f.type, nullptr).byte_size();
+  if (f.kind == Kind::kBlockedActivation) return ActivationTensor(f, nullptr).byte_size();
   return f.dims[0] * f.dims[1] * f.element_bytes;
 }
 
+// The dense array is R x C row-major: column-major, C contiguous. A
+// transposed layout's buffer is R contiguous.
 void libxsmm_pack(const LibxsmmFormat& f, std::span<const uint8_t> dense, std::span<uint8_t> physical) {
-  const auto ts = static_cast<unsigned>(f.element_bytes);
-  const auto rows = static_cast<libxsmm_blasint>(f.kind == Kind::kBlockedActivation ? 0 : f.dims[0]);
-  const auto cols = static_cast<libxsmm_blasint>(f.kind == Kind::kBlockedActivation ? 0 : f.dims[1]);
-  switch (f.kind) {
-    case Kind::kCopy:  // column-major terms: m = C contiguous, n = R
-      libxsmm_matcopy(physical.data(), dense.data(), ts, cols, rows, std::max(cols, 1), std::max(cols, 1));
-      return;
-    case Kind::kTranspose:  // the dense C x R (column-major) into R x C: element (r,c) at c*R + r
-      libxsmm_otrans(physical.data(), dense.data(), ts, cols, rows, std::max(cols, 1), std::max(rows, 1));
-      return;
-    case Kind::kBlockedActivation: {
-      ActivationTensor t(f, f.type, ActivationTensor::buffer(physical));
-      ActivationTensor::check(libxsmm_dnn_copyin_tensor(t.tensor(), dense.data(), LIBXSMM_DNN_TENSOR_FORMAT_NCHW),
-                              "libxsmm_dnn_copyin_tensor");
-      return;
-    }
-  }
+  if (f.kind != Kind::kBlockedActivation) return move_matrix(f, dense.data(), physical.data(), f.dims[1], f.dims[0]);
+  ActivationTensor t(f, tensor_buffer(physical));
+  ActivationTensor::check(libxsmm_dnn_copyin_tensor(t.tensor(), dense.data(), LIBXSMM_DNN_TENSOR_FORMAT_NCHW),
+                          "libxsmm_dnn_copyin_tensor");
 }
 
 void libxsmm_unpack(const LibxsmmFormat& f, std::span<const uint8_t> physical, std::span<uint8_t> dense) {
-  const auto ts = static_cast<unsigned>(f.element_bytes);
-  const auto rows = static_cast<libxsmm_blasint>(f.kind == Kind::kBlockedActivation ? 0 : f.dims[0]);
-  const auto cols = static_cast<libxsmm_blasint>(f.kind == Kind::kBlockedActivation ? 0 : f.dims[1]);
-  switch (f.kind) {
-    case Kind::kCopy:
-      libxsmm_matcopy(dense.data(), physical.data(), ts, cols, rows, std::max(cols, 1), std::max(cols, 1));
-      return;
-    case Kind::kTranspose:  // the physical R x C (column-major) into C x R: the dense row-major array
-      libxsmm_otrans(dense.data(), physical.data(), ts, rows, cols, std::max(rows, 1), std::max(cols, 1));
-      return;
-    case Kind::kBlockedActivation: {
-      // copyout reads the tensor's buffer only; libxsmm_dnn's link takes it as const.
-      ActivationTensor t(f, f.type,
-                         ActivationTensor::buffer({const_cast<uint8_t*>(physical.data()), physical.size()}));
-      ActivationTensor::check(libxsmm_dnn_copyout_tensor(t.tensor(), dense.data(), LIBXSMM_DNN_TENSOR_FORMAT_NCHW),
-                              "libxsmm_dnn_copyout_tensor");
-      return;
-    }
-  }
+  if (f.kind != Kind::kBlockedActivation) return move_matrix(f, physical.data(), dense.data(), f.dims[0], f.dims[1]);
+  ActivationTensor t(f, tensor_buffer(physical));  // copy-out only reads it
+  ActivationTensor::check(libxsmm_dnn_copyout_tensor(t.tensor(), dense.data(), LIBXSMM_DNN_TENSOR_FORMAT_NCHW),
+                          "libxsmm_dnn_copyout_tensor");
 }
 
 std::string libxsmm_version() { return LIBXSMM_VERSION; }
