@@ -86,33 +86,12 @@ HWY_INLINE void Emit(const uint8_t* from, uint8_t* to, int64_t bytes, bool strea
   }
 }
 
-// Cached panels without an interleave (group_rows 1), both directions: each
-// dense row, front to back, as pieces of tile_cols elements one tile apart
-// in physical memory, with running pointers and no per-piece index
-// arithmetic: on f32[1000,1000]{1,0:T(8,128)} (bench/pack_memcpy_ratio
-// --rounds=21) this is about 7% (pack) and 10% (unpack) faster than going
-// tile by tile. Pack zeroes the ragged last piece's padding.
-template <bool kPack>
-HWY_INLINE void CopyRowPieces(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
-  const int64_t piece = p.tile_cols * p.elem_bytes;
-  const int64_t full = cols / p.tile_cols, tail = (cols - full * p.tile_cols) * p.elem_bytes;
-  const int64_t from_step = kPack ? piece : p.tile_phys_stride;
-  const int64_t to_step = kPack ? p.tile_phys_stride : piece;
-  for (int64_t j = 0; j < p.groups; ++j) {
-    const uint8_t* f = from + j * (kPack ? p.group_dense_stride : p.group_phys_stride);
-    uint8_t* t = to + j * (kPack ? p.group_phys_stride : p.group_dense_stride);
-    for (int64_t k = 0; k < full; ++k, f += from_step, t += to_step) CopyBytes<false>(f, t, piece);
-    if (tail == 0) continue;
-    CopyBytes<false>(f, t, tail);
-    if (kPack) std::memset(t + tail, 0, static_cast<size_t>(piece - tail));
-  }
-}
-
-// Row interleave of `nc` columns: out[(c*g + r)*nb] = row r, column c, for
-// g = 2 (2-byte) or 4 (1-byte elements).
-HWY_INLINE void Zip(int64_t g, const uint8_t* src, int64_t rs, uint8_t* out, int64_t nc) {
+// Row interleave of `nc` columns: out[(c*G + r)*nb] = row r, column c, for
+// G = 2 (2-byte) or 4 (1-byte elements).
+template <int G>
+HWY_INLINE void ZipRows(const uint8_t* src, int64_t rs, uint8_t* out, int64_t nc) {
   int64_t c = 0;
-  if (g == 2) {
+  if constexpr (G == 2) {
     const hn::ScalableTag<uint16_t> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     const uint16_t* r0 = reinterpret_cast<const uint16_t*>(src);
@@ -136,12 +115,12 @@ HWY_INLINE void Zip(int64_t g, const uint8_t* src, int64_t rs, uint8_t* out, int
   }
 }
 
-// The inverse of Zip, storing dense rows (non-temporal with kStream: the
-// caller checked that every row store is a whole aligned vector).
-template <bool kStream>
-HWY_INLINE void Unzip(int64_t g, const uint8_t* in, uint8_t* dst, int64_t rs, int64_t nc) {
+// The inverse of ZipRows, storing dense rows (non-temporal with kStream:
+// the caller checked that every row store is a whole aligned vector).
+template <bool kStream, int G>
+HWY_INLINE void UnzipRows(const uint8_t* in, uint8_t* dst, int64_t rs, int64_t nc) {
   int64_t c = 0;
-  if (g == 2) {
+  if constexpr (G == 2) {
     const hn::ScalableTag<uint16_t> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     const uint16_t* i16 = reinterpret_cast<const uint16_t*>(in);
@@ -174,7 +153,62 @@ HWY_INLINE void Unzip(int64_t g, const uint8_t* in, uint8_t* dst, int64_t rs, in
   }
 }
 
+// ZipRows and UnzipRows for a group size known only at run time.
+HWY_INLINE void Zip(int64_t g, const uint8_t* src, int64_t rs, uint8_t* out, int64_t nc) {
+  g == 2 ? ZipRows<2>(src, rs, out, nc) : ZipRows<4>(src, rs, out, nc);
+}
+template <bool kStream>
+HWY_INLINE void Unzip(int64_t g, const uint8_t* in, uint8_t* dst, int64_t rs, int64_t nc) {
+  g == 2 ? UnzipRows<kStream, 2>(in, dst, rs, nc) : UnzipRows<kStream, 4>(in, dst, rs, nc);
+}
+
+// Cached panels (destinations below ExecOptions::stream_bytes), both
+// directions: tile by tile, each tile's row groups in turn, so the physical
+// side is written (pack) or read (unpack) front to back, with running
+// pointers and the group size a constant; pack zeroes the ragged last
+// tile's padding. Measured by CPU time (bench/pack_memcpy_ratio --rounds=11
+// --target all, the family-26 EPYC of docs/PERFORMANCE.md) against the
+// previous walk (each dense row's pieces in turn without an interleave,
+// row group by row group with one), pack / unpack as a share of memcpy:
+// f32[128,512]{1,0:T(8,128)} (256 KiB) on AVX-512 0.53-0.54 / 0.54-0.59 ->
+// 0.85-0.86 / 0.89-0.90, on AVX2 0.50-0.55 / 0.50-0.52 -> 0.57-0.64 /
+// 0.54-0.55; on AVX2 s8 (8,128)(4,1) at 256 KiB 0.41-0.42 / 0.42 ->
+// 0.49-0.50 / 0.46-0.48 and at 4 MiB 0.75 / 0.68-0.70 -> 0.80-0.81 / 0.74,
+// bf16 (8,128)(2,1) 0.44-0.45 / 0.38-0.41 -> 0.56-0.57 / 0.48-0.49 and
+// 0.75 / 0.69-0.74 -> 0.84-0.86 / 0.77-0.82; f32[1000,1000]{1,0:T(8,128)}
+// the same either way; the f32 walk on SSE4 0.49-0.52 -> 0.47-0.50.
+template <bool kPack, int G>
+HWY_INLINE void CachedTiles(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
+  const int64_t nb = p.elem_bytes, tc = p.tile_cols, tiles = (cols + tc - 1) / tc, chunk = G * tc * nb;
+  const int64_t from_group = kPack ? p.group_dense_stride : p.group_phys_stride;
+  const int64_t to_group = kPack ? p.group_phys_stride : p.group_dense_stride;
+  for (int64_t t = 0; t < tiles; ++t) {
+    const int64_t nc = std::min(tc, cols - t * tc), valid = G * nc * nb;
+    const uint8_t* f = from + t * (kPack ? tc * nb : p.tile_phys_stride);
+    uint8_t* o = to + t * (kPack ? p.tile_phys_stride : tc * nb);
+    for (int64_t j = 0; j < p.groups; ++j, f += from_group, o += to_group) {
+      if constexpr (G == 1) {
+        CopyBytes<false>(f, o, valid);
+      } else if constexpr (kPack) {
+        ZipRows<G>(f, p.row_stride, o, nc);
+      } else {
+        UnzipRows<false, G>(f, o, p.row_stride, nc);
+      }
+      if (kPack && valid < chunk) std::memset(o + valid, 0, static_cast<size_t>(chunk - valid));
+    }
+  }
+}
+template <bool kPack>
+HWY_INLINE void CachedPanel(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
+  switch (p.group_rows) {
+    case 1: return CachedTiles<kPack, 1>(p, from, to, cols);
+    case 2: return CachedTiles<kPack, 2>(p, from, to, cols);
+    default: return CachedTiles<kPack, 4>(p, from, to, cols);
+  }
+}
+
 void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols, bool stream) {
+  if (!stream) return CachedPanel<true>(p, dense, phys, cols);
   const int64_t nb = p.elem_bytes, g = p.group_rows, tc = p.tile_cols;
   const int64_t chunk = g * tc * nb;
   const int64_t tiles = (cols + tc - 1) / tc;
@@ -215,24 +249,12 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
     }
   };
   // Streamed: tile by tile, the physical side written front to back.
-  // Cached (smaller) arrays: row group by row group, the dense rows read
-  // front to back; measured by CPU time on f32[1000,1000]{1,0:T(8,128)},
-  // 44.0-46.2 -> 46.7-48.2 GB/s, before that layout (group_rows 1) moved
-  // to CopyRowPieces.
-  if (stream) {
-    for (int64_t t = 0; t < tiles; ++t) {
-      // The ragged tile's chunks fill only [0, valid) of the stage: zero
-      // the rest once for all of them (whole tiles before it overwrote it).
-      const int64_t valid = g * std::min(tc, cols - t * tc) * nb;
-      if (valid < chunk) std::memset(stage + valid, 0, static_cast<size_t>(chunk - valid));
-      for (int64_t j = 0; j < p.groups; ++j) pack_chunk(t, j);
-    }
-  } else if (g == 1) {
-    CopyRowPieces<true>(p, dense, phys, cols);
-  } else {
-    for (int64_t j = 0; j < p.groups; ++j) {
-      for (int64_t t = 0; t < tiles; ++t) pack_chunk(t, j);
-    }
+  for (int64_t t = 0; t < tiles; ++t) {
+    // The ragged tile's chunks fill only [0, valid) of the stage: zero
+    // the rest once for all of them (whole tiles before it overwrote it).
+    const int64_t valid = g * std::min(tc, cols - t * tc) * nb;
+    if (valid < chunk) std::memset(stage + valid, 0, static_cast<size_t>(chunk - valid));
+    for (int64_t j = 0; j < p.groups; ++j) pack_chunk(t, j);
   }
 }
 
@@ -276,6 +298,7 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
 }
 
 void UnpackPanel(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream) {
+  if (!stream) return CachedPanel<false>(p, phys, dense, cols);
   // When the panel's dense rows are exactly its columns, one after another
   // (narrow arrays such as bf16[..,200]), its dense bytes are one block:
   // unpack it into the stage and stream the block out whole, which rows
@@ -285,17 +308,13 @@ void UnpackPanel(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t co
   const bool rows_adjacent = g == 1 ? (p.groups == 1 || p.group_dense_stride == row_bytes)
                                     : (p.row_stride == row_bytes && p.group_dense_stride == g * row_bytes);
   const int64_t block = p.groups * g * row_bytes;
-  if (stream && rows_adjacent && block <= kMaxDenseStage && WholeVectors(dense, block)) {
+  if (rows_adjacent && block <= kMaxDenseStage && WholeVectors(dense, block)) {
     HWY_ALIGN uint8_t stage[kMaxDenseStage];
     UnpackTiles(p, phys, stage, cols, false, true);
     CopyBytes<true>(stage, dense, block);
     return;
   }
-  if (!stream && g == 1) {
-    CopyRowPieces<false>(p, phys, dense, cols);
-    return;
-  }
-  UnpackTiles(p, phys, dense, cols, stream, stream);
+  UnpackTiles(p, phys, dense, cols, true, true);
 }
 
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
