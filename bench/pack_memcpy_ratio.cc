@@ -12,13 +12,11 @@
 // and pack/memcpy, unpack/memcpy. Buffers are 64-byte
 // aligned, as in tilecheck_bench. Exits non-zero if unpack(pack(x)) does not
 // pack back to the same bytes.
-#include <time.h>
-
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <random>
 #include <string>
@@ -27,61 +25,31 @@
 #include <tilecheck/impl/plan.h>
 #include <tilecheck/spec/syntax.h>
 
+#include "bench/cpu_rounds.h"
 #include "bench/targets.h"
 
 namespace {
-
-double thread_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-struct Aligned {
-  uint8_t* p;
-  size_t n;
-  explicit Aligned(size_t size)
-      : p(static_cast<uint8_t*>(::operator new(std::max<size_t>(size, 1), std::align_val_t(64)))), n(size) {
-    std::memset(p, 0, n);
-  }
-  ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
-  Aligned(const Aligned&) = delete;
-  Aligned& operator=(const Aligned&) = delete;
-};
 
 // One row: memcpy, pack and unpack of `plan` alternating in `rounds`
 // rounds, each on the current target. Returns false if the round trip
 // differs.
 bool measure(const std::string& label, const tilecheck::impl::PackPlan& plan, int rounds) {
   const size_t dn = plan.index().dense_byte_size(), pn = plan.index().byte_size();
-  Aligned dense(dn), physical(pn), back(dn), copy(dn), repacked(pn);
+  tilecheck::bench::AlignedBytes dense(dn, 64), physical(pn, 64), back(dn, 64), copy(dn, 64), repacked(pn, 64);
   std::mt19937_64 rng(1);
   for (size_t i = 0; i < dn; ++i) dense.p[i] = static_cast<uint8_t>(rng());
-  // About 100 MB of dense bytes per timed round.
-  const int iterations = static_cast<int>(std::max<size_t>(1, (size_t{100} << 20) / std::max<size_t>(dn, 1)));
-  double best[3] = {1e30, 1e30, 1e30};
-  for (int r = 0; r < rounds; ++r) {
-    for (int k = 0; k < 3; ++k) {
-      const double t0 = thread_seconds();
-      for (int i = 0; i < iterations; ++i) {
-        if (k == 0) {
-          std::memcpy(copy.p, dense.p, dn);
-        } else if (k == 1) {
-          plan.pack({dense.p, dn}, {physical.p, pn}, {1});
-        } else {
-          plan.unpack({physical.p, pn}, {back.p, dn}, {1});
-        }
-        asm volatile("" ::: "memory");
-      }
-      best[k] = std::min(best[k], (thread_seconds() - t0) / iterations);
+  const std::array<double, 3> best = tilecheck::bench::best_of_rounds(rounds, dn, [&](int k) {
+    if (k == 0) {
+      std::memcpy(copy.p, dense.p, dn);
+    } else if (k == 1) {
+      plan.pack({dense.p, dn}, {physical.p, pn}, {1});
+    } else {
+      plan.unpack({physical.p, pn}, {back.p, dn}, {1});
     }
-  }
+  });
   plan.pack({back.p, dn}, {repacked.p, pn}, {1});
   const bool ok = std::memcmp(physical.p, repacked.p, pn) == 0;
-  const double gb = static_cast<double>(dn) / 1e9;
-  std::printf("%-52s memcpy %6.2f pack %6.2f unpack %6.2f GB/s | pk/mc %.2f up/mc %.2f%s\n", label.c_str(),
-              gb / best[0], gb / best[1], gb / best[2], best[0] / best[1], best[0] / best[2],
-              ok ? "" : "  ROUND TRIP DIFFERS");
+  tilecheck::bench::print_rates(label, 52, dn, best, {"memcpy", "pack", "unpack", "pk/mc", "up/mc"}, ok);
   return ok;
 }
 
