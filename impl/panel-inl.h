@@ -166,17 +166,10 @@ HWY_INLINE void Unzip(int64_t g, const uint8_t* in, uint8_t* dst, int64_t rs, in
 // directions: tile by tile, each tile's row groups in turn, so the physical
 // side is written (pack) or read (unpack) front to back, with running
 // pointers and the group size a constant; pack zeroes the ragged last
-// tile's padding. Measured by CPU time (bench/pack_memcpy_ratio --rounds=11
-// --target all, the family-26 EPYC of docs/PERFORMANCE.md) against the
-// previous walk (each dense row's pieces in turn without an interleave,
-// row group by row group with one), pack / unpack as a share of memcpy:
-// f32[128,512]{1,0:T(8,128)} (256 KiB) on AVX-512 0.53-0.54 / 0.54-0.59 ->
-// 0.85-0.86 / 0.89-0.90, on AVX2 0.50-0.55 / 0.50-0.52 -> 0.57-0.64 /
-// 0.54-0.55; on AVX2 s8 (8,128)(4,1) at 256 KiB 0.41-0.42 / 0.42 ->
-// 0.49-0.50 / 0.46-0.48 and at 4 MiB 0.75 / 0.68-0.70 -> 0.80-0.81 / 0.74,
-// bf16 (8,128)(2,1) 0.44-0.45 / 0.38-0.41 -> 0.56-0.57 / 0.48-0.49 and
-// 0.75 / 0.69-0.74 -> 0.84-0.86 / 0.77-0.82; f32[1000,1000]{1,0:T(8,128)}
-// the same either way; the f32 walk on SSE4 0.49-0.52 -> 0.47-0.50.
+// tile's padding. Against walking each dense row's pieces in turn (and the
+// interleaves row group by row group) this is up to 1.6x faster in L2 and
+// the same on f32[1000,1000]{1,0:T(8,128)} (docs/PERFORMANCE.md, "Machine
+// A": "Why the cached panels walk tile by tile").
 template <bool kPack, int G>
 HWY_INLINE void CachedTiles(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
   const int64_t nb = p.elem_bytes, tc = p.tile_cols, tiles = (cols + tc - 1) / tc, chunk = G * tc * nb;
