@@ -1,13 +1,15 @@
-// tile_walk_bound: how fast any tiled pack or unpack can be on this CPU,
-// measured. The bytes of a dense [rows, ROW_BYTES] array are copied into
-// tiles of TILE_ROWS rows of PIECE_BYTES (tile after tile, each tile's rows
-// in turn: the order of the impl's cached panels) and back, with plain
-// full-width vector loads and stores: no interleave, no plan walk, no call
-// per tile. That is the memory traffic of every tiled layout of those
-// pieces, and nothing else, so pack and unpack of such a layout cannot
-// beat it. It is timed against memcpy of the same bytes by thread CPU time
-// in alternating rounds, the best round of each kept, as pack_memcpy_ratio
-// does, so the ratios of the two programs compare.
+// tile_walk_bound: the tile walk of a tiled pack or unpack alone, as a
+// reference for the impl. The bytes of a dense [rows, ROW_BYTES] array are
+// copied into tiles of TILE_ROWS rows of PIECE_BYTES (tile after tile, each
+// tile's rows in turn: the order of the impl's cached panels) and back,
+// with plain full-width vector loads and stores: no interleave, no plan
+// walk, no call per tile. That is the memory traffic of every tiled layout
+// of those pieces and nothing else. In the caches its speed still depends
+// on details of the code (docs/PERFORMANCE.md, "The tile walk alone"), so
+// it is a reference, not a bound. It is timed against memcpy of the same
+// bytes by thread CPU time in alternating rounds, with buffers allocated
+// as pack_memcpy_ratio allocates them, so the ratios of the two programs
+// compare.
 //
 //   tile_walk_bound [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS BYTES...
 //
@@ -80,7 +82,7 @@ namespace {
 bool measure(const std::string& label, int64_t bytes, int64_t row_bytes, int64_t piece, int64_t tile_rows,
              int rounds) {
   const size_t n = static_cast<size_t>(bytes);
-  AlignedBytes dense(n, 4096), tiled(n, 4096), back(n, 4096), copy(n, 4096);  // 4 KiB-aligned, as large arrays are
+  AlignedBytes dense(n, 64), tiled(n, 64), back(n, 64), copy(n, 64);  // as pack_memcpy_ratio allocates
   for (size_t i = 0; i < n; ++i) dense.p[i] = static_cast<uint8_t>(i * 131 + (i >> 9));
   const std::array<double, 3> best = best_of_rounds(rounds, n, [&](int k) {
     if (k == 0) {
