@@ -1,5 +1,5 @@
 // What the quick CPU-time benchmark programs (pack_memcpy_ratio,
-// tile_walk_bound) share: aligned buffers and the alternating rounds, each
+// tile_walk_copy) share: aligned buffers and the alternating rounds, each
 // operation timed by this thread's CPU time (time spent descheduled by
 // other processes does not count) and the best round of each kept, so that
 // ratios on a shared machine compare like with like.

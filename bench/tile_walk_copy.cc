@@ -1,4 +1,4 @@
-// tile_walk_bound: the tile walk of a tiled pack or unpack alone, as a
+// tile_walk_copy: the tile walk of a tiled pack or unpack alone, as a
 // reference for the impl. The bytes of a dense [rows, ROW_BYTES] array are
 // copied into tiles of TILE_ROWS rows of PIECE_BYTES (tile after tile, each
 // tile's rows in turn: the order of the impl's cached panels) and back,
@@ -11,14 +11,14 @@
 // as pack_memcpy_ratio allocates them, so the ratios of the two programs
 // compare.
 //
-//   tile_walk_bound [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS BYTES...
+//   tile_walk_copy [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS BYTES...
 //
-// `tile_walk_bound 512 128 8 65536 1048576` is the walk of
+// `tile_walk_copy 512 128 8 65536 1048576` is the walk of
 // s8[rows,512]{1,0:T(8,128)(4,1)} (and of u8[rows,512]{1,0:T(8,128)}) at
 // 64 KiB and 1 MiB. PIECE_BYTES is a multiple of 64 and divides ROW_BYTES;
 // each size is whole tile rows (ROW_BYTES * TILE_ROWS).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "bench/tile_walk_bound.cc"
+#define HWY_TARGET_INCLUDE "bench/tile_walk_copy.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
@@ -99,7 +99,7 @@ bool measure(const std::string& label, int64_t bytes, int64_t row_bytes, int64_t
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "error: %s\nusage: tile_walk_bound [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS "
+               "error: %s\nusage: tile_walk_copy [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS "
                "BYTES...\n",
                why);
   return 2;
