@@ -206,40 +206,30 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   const int64_t chunk = g * tc * nb;
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];
-  // Inlined (GCC 12 kept it a function otherwise): f32[1000,1000] pack
-  // 45.0-46.2 -> 45.2-47.8 GB/s by CPU time, 5 alternations (measured when
-  // that layout still came through here).
+  // Inlined: GCC 12 kept it a function otherwise.
   auto pack_chunk = [&](int64_t t, int64_t j) __attribute__((always_inline)) {
     const int64_t nc = std::min(tc, cols - t * tc);
     const int64_t valid = g * nc * nb;
     const uint8_t* src = dense + t * tc * nb + j * p.group_dense_stride;
     uint8_t* dst = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
-    // Large arrays: the dense side is read as g row pieces per chunk, a
-    // few hundred bytes of each row, which the hardware prefetcher
-    // follows poorly.
-    if (stream) {
-      const ChunkOffset ahead = ChunkAhead(p, t, tiles);
-      if (ahead.known) {
-        for (int64_t r = 0; r < g; ++r) PrefetchBytes(src + ahead.dense + r * p.row_stride, nc * nb);
-      }
+    // The dense side is read as g row pieces per chunk, a few hundred
+    // bytes of each row, which the hardware prefetcher follows poorly.
+    const ChunkOffset ahead = ChunkAhead(p, t, tiles);
+    if (ahead.known) {
+      for (int64_t r = 0; r < g; ++r) PrefetchBytes(src + ahead.dense + r * p.row_stride, nc * nb);
     }
-    // Streamed chunks that are interleaved or ragged go through the stage,
-    // so that they leave in whole vectors; the others are written in
-    // place, a ragged one's padding zeroed after its valid bytes.
-    const bool staged = stream && (nc < tc || g > 1);
+    // Chunks that are interleaved or ragged go through the stage, so that
+    // they leave in whole vectors; the others are written in place.
+    const bool staged = nc < tc || g > 1;
     uint8_t* out = staged ? stage : dst;
     if (g > 1) {
       Zip(g, src, p.row_stride, out, nc);
     } else if (staged) {
       std::memcpy(out, src, static_cast<size_t>(valid));
     } else {
-      Emit(src, dst, valid, stream);
+      Emit(src, dst, valid, true);
     }
-    if (staged) {
-      Emit(stage, dst, chunk, stream);
-    } else if (valid < chunk) {
-      std::memset(dst + valid, 0, static_cast<size_t>(chunk - valid));
-    }
+    if (staged) Emit(stage, dst, chunk, true);
   };
   // Streamed: tile by tile, the physical side written front to back.
   for (int64_t t = 0; t < tiles; ++t) {
@@ -251,9 +241,9 @@ void PackPanel(const Panel& p, const uint8_t* dense, uint8_t* phys, int64_t cols
   }
 }
 
-// Unpacks into `dense` with row runs stored by the caller's choice.
-HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream,
-                            bool prefetch) {
+// Unpacks a streamed panel into `dense`, prefetching its physical side,
+// with row runs stored by the caller's choice.
+HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream) {
   const int64_t nb = p.elem_bytes, g = p.group_rows, tc = p.tile_cols;
   const int64_t tiles = (cols + tc - 1) / tc;
   HWY_ALIGN uint8_t stage[kMaxPanelChunk];  // one chunk: g rows of nc*nb bytes
@@ -262,12 +252,10 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
     for (int64_t j = 0; j < p.groups; ++j) {
       const uint8_t* src = phys + t * p.tile_phys_stride + j * p.group_phys_stride;
       uint8_t* dst = dense + t * tc * nb + j * p.group_dense_stride;
-      // Large arrays: each tile's pieces start a new page, where the
-      // hardware prefetcher restarts, and ragged tiles leave gaps.
-      if (prefetch) {
-        const ChunkOffset ahead = ChunkAhead(p, t, tiles);
-        if (ahead.known) PrefetchBytes(src + ahead.phys, g * nc * nb);
-      }
+      // Each tile's pieces start a new page, where the hardware prefetcher
+      // restarts, and ragged tiles leave gaps.
+      const ChunkOffset ahead = ChunkAhead(p, t, tiles);
+      if (ahead.known) PrefetchBytes(src + ahead.phys, g * nc * nb);
       if (g == 1) {
         Emit(src, dst, nc * nb, stream);
       } else if (stream && NarrowerThanLine()) {
@@ -303,11 +291,11 @@ void UnpackPanel(const Panel& p, const uint8_t* phys, uint8_t* dense, int64_t co
   const int64_t block = p.groups * g * row_bytes;
   if (rows_adjacent && block <= kMaxDenseStage && WholeVectors(dense, block)) {
     HWY_ALIGN uint8_t stage[kMaxDenseStage];
-    UnpackTiles(p, phys, stage, cols, false, true);
+    UnpackTiles(p, phys, stage, cols, false);
     CopyBytes<true>(stage, dense, block);
     return;
   }
-  UnpackTiles(p, phys, dense, cols, true, true);
+  UnpackTiles(p, phys, dense, cols, true);
 }
 
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
