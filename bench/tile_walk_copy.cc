@@ -131,13 +131,17 @@ int main(int argc, char** argv) {
   if (numbers.size() < 4) return usage("ROW_BYTES, PIECE_BYTES, TILE_ROWS and at least one size are needed");
   const int64_t row_bytes = numbers[0], piece = numbers[1], tile_rows = numbers[2];
   if (piece % 64 != 0 || row_bytes % piece != 0) return usage("PIECE_BYTES must be a multiple of 64 that divides ROW_BYTES");
-  bool all_ok = true;
-  for (size_t s = 3; s < numbers.size(); ++s) {
-    const int64_t bytes = numbers[s];
-    if (bytes % (row_bytes * tile_rows) != 0) {
-      return usage(("size " + std::to_string(bytes) + " is not whole tile rows of " +
-                    std::to_string(row_bytes * tile_rows) + " bytes").c_str());
+  // Every size is checked before the first is measured.
+  const std::vector<int64_t> sizes(numbers.begin() + 3, numbers.end());
+  for (const int64_t bytes : sizes) {
+    if (tile_rows > bytes / row_bytes || bytes % (row_bytes * tile_rows) != 0) {
+      return usage(("size " + std::to_string(bytes) + " is not whole tile rows of " + std::to_string(tile_rows) +
+                    " rows of " + std::to_string(row_bytes) + " bytes")
+                       .c_str());
     }
+  }
+  bool all_ok = true;
+  for (const int64_t bytes : sizes) {
     for (const int64_t t : targets) {
       hwy::SetSupportedTargetsForTest(t);
       const std::string label = "rows " + std::to_string(row_bytes) + " B, tiles " + std::to_string(tile_rows) + "x" +
