@@ -11,7 +11,12 @@
 // as pack_memcpy_ratio allocates them, so the ratios of the two programs
 // compare.
 //
-//   tile_walk_copy [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS BYTES...
+//   tile_walk_copy [--rounds=N] [--target NAME|all | --rep-movsb] ROW_BYTES PIECE_BYTES TILE_ROWS BYTES...
+//
+// --rep-movsb (x86-64 only) copies each piece with one `rep movsb`, the
+// instruction glibc's memcpy copies these sizes with, instead of vectors:
+// with TILE_ROWS 1 and ROW_BYTES = BYTES it is memcpy in PIECE_BYTES
+// pieces.
 //
 // `tile_walk_copy 512 128 8 65536 1048576` is the walk of
 // s8[rows,512]{1,0:T(8,128)(4,1)} (and of u8[rows,512]{1,0:T(8,128)}) at
@@ -42,17 +47,38 @@ HWY_INLINE void CopyVectors(const uint8_t* HWY_RESTRICT from, uint8_t* HWY_RESTR
   for (; i < bytes; i += N) hn::StoreU(hn::LoadU(d, from + i), d, to + i);
 }
 
-// Dense rows to tiles (to_tiles) or back, over `bytes` of whole tile rows.
-void Walk(const uint8_t* from, uint8_t* to, int64_t bytes, int64_t row_bytes, int64_t piece, int64_t tile_rows,
-          bool to_tiles) {
+// `bytes` from `from` to `to` with one `rep movsb` (x86-64; main refuses
+// --rep-movsb elsewhere).
+HWY_INLINE void RepMovsb(const uint8_t* from, uint8_t* to, int64_t bytes) {
+#if HWY_ARCH_X86_64
+  size_t n = static_cast<size_t>(bytes);
+  asm volatile("rep movsb" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
+#else
+  (void)from, (void)to, (void)bytes;
+#endif
+}
+
+// Dense rows to tiles (to_tiles) or back, over `bytes` of whole tile rows,
+// each piece copied by `copy`.
+template <class Copy>
+HWY_INLINE void WalkPieces(const uint8_t* from, uint8_t* to, int64_t bytes, int64_t row_bytes, int64_t piece,
+                           int64_t tile_rows, bool to_tiles, Copy copy) {
   const int64_t band = row_bytes * tile_rows, tile = piece * tile_rows;
   for (int64_t b = 0; b < bytes; b += band) {
     for (int64_t t = 0; t < row_bytes / piece; ++t) {
       for (int64_t r = 0; r < tile_rows; ++r) {
         const int64_t dense = b + r * row_bytes + t * piece, tiled = b + t * tile + r * piece;
-        to_tiles ? CopyVectors(from + dense, to + tiled, piece) : CopyVectors(from + tiled, to + dense, piece);
+        to_tiles ? copy(from + dense, to + tiled, piece) : copy(from + tiled, to + dense, piece);
       }
     }
+  }
+}
+void Walk(const uint8_t* from, uint8_t* to, int64_t bytes, int64_t row_bytes, int64_t piece, int64_t tile_rows,
+          bool to_tiles, bool rep_movsb) {
+  if (rep_movsb) {
+    WalkPieces(from, to, bytes, row_bytes, piece, tile_rows, to_tiles, RepMovsb);
+  } else {
+    WalkPieces(from, to, bytes, row_bytes, piece, tile_rows, to_tiles, CopyVectors);
   }
 }
 
@@ -80,7 +106,7 @@ namespace {
 // rounds; prints GB/s and the walks' ratios to memcpy. Returns false if the
 // walk there and back does not give the array back.
 bool measure(const std::string& label, int64_t bytes, int64_t row_bytes, int64_t piece, int64_t tile_rows,
-             int rounds) {
+             int rounds, bool rep_movsb) {
   const size_t n = static_cast<size_t>(bytes);
   AlignedBytes dense(n, 64), tiled(n, 64), back(n, 64), copy(n, 64);  // as pack_memcpy_ratio allocates
   for (size_t i = 0; i < n; ++i) dense.p[i] = static_cast<uint8_t>(i * 131 + (i >> 9));
@@ -89,7 +115,7 @@ bool measure(const std::string& label, int64_t bytes, int64_t row_bytes, int64_t
       std::memcpy(copy.p, dense.p, n);
     } else {
       HWY_DYNAMIC_DISPATCH(Walk)(k == 1 ? dense.p : tiled.p, k == 1 ? tiled.p : back.p, bytes, row_bytes, piece,
-                                 tile_rows, k == 1);
+                                 tile_rows, k == 1, rep_movsb);
     }
   });
   const bool ok = std::memcmp(dense.p, back.p, n) == 0;
@@ -99,8 +125,8 @@ bool measure(const std::string& label, int64_t bytes, int64_t row_bytes, int64_t
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "error: %s\nusage: tile_walk_copy [--rounds=N] [--target NAME|all] ROW_BYTES PIECE_BYTES TILE_ROWS "
-               "BYTES...\n",
+               "error: %s\nusage: tile_walk_copy [--rounds=N] [--target NAME|all | --rep-movsb] ROW_BYTES PIECE_BYTES "
+               "TILE_ROWS BYTES...\n",
                why);
   return 2;
 }
@@ -114,11 +140,18 @@ int main(int argc, char** argv) {
   std::string asked;
   if (!parse_target(argc, argv, targets, asked)) return 2;
   int rounds = 11;
+  bool rep_movsb = false;
   std::vector<int64_t> numbers;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--rounds=", 0) == 0) {
       rounds = std::max(1, std::atoi(a.c_str() + 9));
+      continue;
+    }
+    if (a == "--rep-movsb") {
+      if (!HWY_ARCH_X86_64) return usage("--rep-movsb needs an x86-64 CPU");
+      if (!asked.empty()) return usage("--rep-movsb copies without vectors: it takes no --target");
+      rep_movsb = true;
       continue;
     }
     char* end = nullptr;
@@ -146,8 +179,8 @@ int main(int argc, char** argv) {
       hwy::SetSupportedTargetsForTest(t);
       const std::string label = "rows " + std::to_string(row_bytes) + " B, tiles " + std::to_string(tile_rows) + "x" +
                                 std::to_string(piece) + " B, " + std::to_string(bytes >> 10) + " KiB@" +
-                                target_name(t);
-      all_ok = measure(label, bytes, row_bytes, piece, tile_rows, rounds) && all_ok;
+                                (rep_movsb ? "rep movsb" : target_name(t));
+      all_ok = measure(label, bytes, row_bytes, piece, tile_rows, rounds, rep_movsb) && all_ok;
       hwy::SetSupportedTargetsForTest(0);
     }
   }
