@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -37,6 +38,15 @@ struct AlignedBytes {
   AlignedBytes(const AlignedBytes&) = delete;
   AlignedBytes& operator=(const AlignedBytes&) = delete;
 };
+
+// N of a `--rounds=N` argument (the prefix included): a whole number from
+// 1 to 100000, else 0 (the caller reports it).
+inline int parse_rounds(const std::string& arg) {
+  const char* digits = arg.c_str() + 9;  // past "--rounds="
+  char* end = nullptr;
+  const long n = std::strtol(digits, &end, 10);
+  return end != digits && *end == '\0' && n >= 1 && n <= 100000 ? static_cast<int>(n) : 0;
+}
 
 // Runs op(0), op(1), op(2) in turn, `rounds` times, each as a batch of
 // enough calls to move about 100 MB of `bytes` per call; returns each

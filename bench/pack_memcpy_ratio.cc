@@ -12,10 +12,8 @@
 // and pack/memcpy, unpack/memcpy. Buffers are 64-byte
 // aligned, as in tilecheck_bench. Exits non-zero if unpack(pack(x)) does not
 // pack back to the same bytes.
-#include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -64,7 +62,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--rounds=", 0) == 0) {
-      rounds = std::max(1, std::atoi(a.c_str() + 9));
+      rounds = tilecheck::bench::parse_rounds(a);
+      if (rounds == 0) {
+        std::fprintf(stderr, "error: %s: N must be a whole number from 1 to 100000\n", a.c_str());
+        return 2;
+      }
     } else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "error: unknown option %s\nusage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] LAYOUT...\n",
                    a.c_str());

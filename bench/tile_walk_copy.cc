@@ -86,7 +86,6 @@ void Walk(const uint8_t* from, uint8_t* to, int64_t bytes, int64_t row_bytes, in
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -145,7 +144,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--rounds=", 0) == 0) {
-      rounds = std::max(1, std::atoi(a.c_str() + 9));
+      rounds = parse_rounds(a);
+      if (rounds == 0) return usage((a + ": N must be a whole number from 1 to 100000").c_str());
       continue;
     }
     if (a == "--rep-movsb") {
