@@ -19,7 +19,7 @@ Shape parse_shape_argument(std::string_view text) {
   try {
     return parse_any_shape(text);
   } catch (const Error& e) {
-    throw Error("layout '" + std::string(text) + "': " + e.what());
+    throw Error("layout '" + shown_text(text) + "': " + e.what());
   }
 }
 
@@ -27,7 +27,7 @@ ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
   const Shape whole = parse_shape_argument(argument.text);
   if (argument.leaf.empty() && whole.is_array()) return parse_layout_argument(argument.text);
   if (argument.leaf.empty()) {
-    throw Error("layout '" + argument.text + "' is " +
+    throw Error("layout '" + shown_text(argument.text) + "' is " +
                 (whole.kind == Shape::Kind::kTuple ? "a tuple" : "not an array") +
                 "; choose one of its arrays with --leaf (its index path, e.g. --leaf 1,0)");
   }
@@ -40,7 +40,7 @@ ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
     paths += ' ';
     paths += join(leaf.path);
   }
-  throw Error("layout '" + argument.text + "' has no array at --leaf " + argument.leaf +
+  throw Error("layout '" + shown_text(argument.text) + "' has no array at --leaf " + shown_text(argument.leaf) +
               (paths.empty() ? "; it has no arrays" : "; its arrays are at" + paths));
 }
 
@@ -49,10 +49,10 @@ int64_t parse_int64(std::string_view text, std::string_view what) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    throw Error(std::string(what) + " '" + std::string(text) + "' is not an integer");
+    throw Error(std::string(what) + " '" + shown_text(text) + "' is not an integer");
   }
   if (ec == std::errc::result_out_of_range) {
-    throw Error(std::string(what) + " '" + std::string(text) + "' does not fit in int64");
+    throw Error(std::string(what) + " '" + shown_text(text) + "' does not fit in int64");
   }
   return value;
 }
@@ -81,7 +81,7 @@ std::vector<int64_t> parse_coordinates(std::string_view text) {
         trim(body.substr(start, comma == std::string_view::npos ? std::string_view::npos
                                                                 : comma - start));
     values.push_back(parse_int64(entry, "coordinate " + std::to_string(values.size()) +
-                                            " of element '" + std::string(text) + "':"));
+                                            " of element '" + shown_text(text) + "':"));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -105,7 +105,10 @@ BufferPlace buffer_place(const ShapeWithLayout& shape, int64_t index) {
   return place;
 }
 
-void print_json(const nlohmann::json& value) { std::cout << value.dump() << "\n"; }
+// Invalid UTF-8 (from an HLO module's names, say) is replaced, never thrown.
+void print_json(const nlohmann::json& value) {
+  std::cout << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout) {
   return command->add_option("LAYOUT", layout, "shape with layout, e.g. 'f32[3,5]{1,0:T(2,2)}'")

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <optional>
 
+#include <tilecheck/spec/syntax.h>
+
 namespace tilecheck::files {
 namespace {
 
@@ -11,25 +13,9 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 constexpr size_t kAlignment = 64;
 constexpr size_t kMaxHeaderBytes = size_t{1} << 24;  // numpy itself refuses headers past 10 KB by default
 
-// A printable rendering of bytes for messages: "\x93NUMPX".
-std::string printable(std::string_view bytes) {
-  std::string out;
-  for (const char c : bytes) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f && c != '\\') {
-      out += c;
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
-}
-
-// A recursive-descent reader of the header dict: Python literal syntax,
-// restricted to what a .npy header of a plain array holds.
+// A reader of the header dict: Python literal syntax, restricted to what a
+// .npy header of a plain array holds. Nothing nests (the shape is one flat
+// tuple), so it needs no recursion.
 class DictReader {
  public:
   explicit DictReader(std::string_view text) : text_(text) {}
@@ -86,8 +72,7 @@ class DictReader {
 
  private:
   [[noreturn]] void fail_at(size_t at, const std::string& message) const {
-    std::string shown = printable(text_.substr(0, text_.find_last_not_of(" \n") + 1));
-    if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
+    const std::string shown = shown_text(text_.substr(0, text_.find_last_not_of(" \n") + 1), 200);
     throw Error("the .npy header '" + shown + "' is not one tilecheck reads: " + message + " (at character " +
                 std::to_string(at + 1) + ")");
   }
@@ -205,7 +190,7 @@ NpyHeader read_npy_preamble(const std::function<size_t(uint8_t*, size_t)>& read,
   const size_t got = read(start, 8);
   const std::string_view magic(reinterpret_cast<const char*>(start), std::min<size_t>(got, 6));
   if (got < 6 || magic != kMagic) {
-    throw Error("not a .npy file: it starts with '" + printable(magic) + "', not '\\x93NUMPY'" +
+    throw Error("not a .npy file: it starts with '" + shown_text(magic) + "', not '\\x93NUMPY'" +
                 (got < 6 ? " (" + std::to_string(got) + " bytes in all)" : ""));
   }
   if (got < 8) throw Error("the .npy file ends inside its format version");

@@ -29,11 +29,9 @@ bool is_name_char(char c) {
          c == '%';
 }
 
-// The text of a line shown in a warning: at most 100 characters.
-std::string shown(std::string_view line) {
-  line = trim(line);
-  return line.size() > 100 ? std::string(line.substr(0, 97)) + "..." : std::string(line);
-}
+// The text of a line, or a name, shown in a warning: at most 100
+// printable characters (shown_text).
+std::string shown(std::string_view line) { return shown_text(trim(line), 100); }
 
 // The operands between the parentheses that open at `open`: split at commas
 // outside any bracket; each operand's last name-like word ("%x" of
@@ -122,7 +120,7 @@ class Reader {
     try {
       in.shape = parse_shape_prefix(rhs, end);
     } catch (const Error& e) {
-      warn("the shape of '" + in.name + "' is not read: " + e.what());
+      warn("the shape of '" + shown(in.name) + "' is not read: " + e.what());
       return;
     }
     std::string_view rest = trim(rhs.substr(end));
@@ -133,11 +131,11 @@ class Reader {
     }
     in.opcode = std::string(rest.substr(0, op_end));
     if (in.opcode.empty() || op_end >= rest.size() || rest[op_end] != '(') {
-      warn("'" + in.name + "' has no opcode with operands: '" + shown(text) + "'");
+      warn("'" + shown(in.name) + "' has no opcode with operands: '" + shown(text) + "'");
       return;
     }
     if (!read_operands(rest, op_end, in.operands)) {
-      warn("the operands of '" + in.name + "' are not closed: '" + shown(text) + "'");
+      warn("the operands of '" + shown(in.name) + "' are not closed: '" + shown(text) + "'");
       return;
     }
     module_.instructions.push_back(std::move(in));

@@ -18,7 +18,7 @@ class Parser {
   Shape parse_whole() {
     Shape shape = any_shape();
     skip_spaces();
-    if (!at_end()) fail("unexpected '" + std::string(1, peek()) + "' after the shape");
+    if (!at_end()) fail("unexpected " + shown_char() + " after the shape");
     return shape;
   }
 
@@ -30,8 +30,27 @@ class Parser {
   }
 
  private:
+  // Counts one level of nesting for as long as it lives.
+  class Nested {
+   public:
+    explicit Nested(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxShapeNesting) {
+        p_.fail("shapes nest more than " + std::to_string(kMaxShapeNesting) +
+                " deep (an array is 1, an array in a tuple 2; each tuple, b(..) and P(..) "
+                "adds one): tilecheck's nesting limit is " + std::to_string(kMaxShapeNesting));
+      }
+    }
+    ~Nested() { --p_.depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
   Shape any_shape() {
     skip_spaces();
+    const Nested level(*this);
     Shape shape;
     if (accept('(')) {
       shape.kind = Shape::Kind::kTuple;
@@ -164,8 +183,8 @@ class Parser {
         dim_level_types();
       } else if (p == "T") {
         // XLA writes repeated tiling as one T followed by the tiles: T(8,128)(2,1).
-        layout.tiles.push_back(tile());
-        while (accept('(')) layout.tiles.push_back(tile());
+        layout.tiles.push_back(tile(0));
+        while (accept('(')) layout.tiles.push_back(tile(tile_entries(layout)));
       } else if (p == "#" || p == "*") {
         const int64_t tc = column();
         skip_spaces();
@@ -196,7 +215,7 @@ class Parser {
     }
     skip_spaces();
     if (peek() != '}' && !at_end()) {
-      fail("unknown layout property '" + std::string(1, peek()) + "'; expected one of " +
+      fail("unknown layout property " + shown_char() + "; expected one of " +
            std::string(kOrderText));
     }
   }
@@ -267,7 +286,14 @@ class Parser {
     return sc;
   }
 
-  Tile tile() {
+  static int64_t tile_entries(const Layout& layout) {
+    int64_t n = 0;
+    for (const Tile& t : layout.tiles) n += static_cast<int64_t>(t.dims.size());
+    return n;
+  }
+
+  // One tile's entries, after `before` entries of the tiles before it.
+  Tile tile(int64_t before) {
     Tile t;
     int64_t star_column = 0;
     skip_spaces();
@@ -275,6 +301,12 @@ class Parser {
     while (true) {
       skip_spaces();
       const int64_t c = column();
+      if (before + static_cast<int64_t>(t.dims.size()) == kMaxTileEntries) {
+        fail("the layout lists more than " + std::to_string(kMaxTileEntries) +
+                 " tile entries over all its tiles: tilecheck's tile entry limit is " +
+                 std::to_string(kMaxTileEntries),
+             c);
+      }
       if (accept('*')) {
         t.dims.push_back(kCombineDim);
         star_column = c;
@@ -302,7 +334,7 @@ class Parser {
     bool negative = accept('-');
     if (!std::isdigit(static_cast<unsigned char>(peek()))) {
       fail("expected " + what + (at_end() ? ", found the end of the text"
-                                          : ", found '" + std::string(1, peek()) + "'"),
+                                          : ", found " + shown_char()),
            start_column);
     }
     int64_t value = 0;
@@ -346,10 +378,19 @@ class Parser {
   void expect(char c, const std::string& message) {
     if (!accept(c)) {
       fail(message + (at_end() ? ", found the end of the text"
-                               : ", found '" + std::string(1, peek()) + "'"));
+                               : ", found " + shown_char()));
     }
   }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  // The character at the cursor for a message: 'x', or the byte in hex when
+  // it is not printable ASCII (a NUL, a control, invalid UTF-8), so every
+  // message is printable text and valid UTF-8.
+  std::string shown_char() const {
+    const auto u = static_cast<unsigned char>(peek());
+    if (u >= 0x20 && u < 0x7f) return "'" + std::string(1, static_cast<char>(u)) + "'";
+    constexpr char kHex[] = "0123456789abcdef";
+    return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
+  }
   bool at_end() const { return pos_ >= text_.size(); }
   int64_t column() const { return static_cast<int64_t>(pos_) + 1; }
   [[noreturn]] void fail(const std::string& message, int64_t at = 0) const {
@@ -358,6 +399,7 @@ class Parser {
 
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;  // shapes open at the cursor (Nested)
 };
 
 std::string join_tile(const std::vector<int64_t>& values) {
@@ -384,6 +426,25 @@ std::string print_dims(const ShapeWithLayout& shape) {
 }
 
 }  // namespace
+
+std::string shown_text(std::string_view text, size_t max_chars) {
+  constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u >= 0x20 && u < 0x7f && u != '\\') {
+      out += text[i];
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+    if (out.size() >= max_chars && i + 1 < text.size()) {
+      return out + "... (" + std::to_string(text.size()) + " bytes in all)";
+    }
+  }
+  return out;
+}
 
 Shape parse_any_shape(std::string_view text) { return Parser(text).parse_whole(); }
 

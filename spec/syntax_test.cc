@@ -151,6 +151,51 @@ TEST(SyntaxErrors, Tuples) {
   expect_error("b((f32[2]{0}))", "b(..) holds one array shape", 3);
 }
 
+// Nesting is bounded (kMaxShapeNesting), at exactly the documented depth,
+// in every way text nests, and the message names the limit; far deeper text
+// is the same error at once, never a stack overflow.
+TEST(SyntaxErrors, NestingLimit) {
+  const auto nested = [](std::string_view open, int levels, std::string_view inner,
+                         std::string_view close) {
+    std::string out;
+    for (int i = 0; i < levels; ++i) out += open;
+    out += inner;
+    for (int i = 0; i < levels; ++i) out += close;
+    return out;
+  };
+  const int limit = kMaxShapeNesting;
+  // An array alone is 1 deep: limit - 1 tuples around it reach the limit.
+  EXPECT_NO_THROW(parse_any_shape(nested("(", limit - 1, "f32[2]{0}", ")")));
+  EXPECT_NO_THROW(parse_any_shape(nested("(", limit - 3, "b(f32[2]{0:P(f32[2])})", ")")));
+  const std::string limit_text = "tilecheck's nesting limit is " + std::to_string(limit);
+  for (const std::string& text : {nested("(", limit, "f32[2]{0}", ")"),
+                                  nested("(", limit - 2, "b(f32[2]{0:P(f32[2])})", ")"),
+                                  nested("b(", limit, "f32[2]", ")"),
+                                  nested("f32[2]{0:P(", limit, "f32[2]", ")}"),
+                                  nested("(", 1000000, "f32[2]{0}", ")"),
+                                  nested("(", 1000000, "", ""),
+                                  nested("b(", 1000000, "", ""),
+                                  nested("f32[2]{0:P(", 200000, "", "")}) {
+    try {
+      parse_any_shape(text);
+      ADD_FAILURE() << "a text nested past the limit parsed: " << text.substr(0, 80);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(limit_text), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Messages quote what they found printably: a NUL or a byte of invalid
+// UTF-8 is shown in hex, and a long text is cut.
+TEST(SyntaxErrors, MessagesArePrintable) {
+  expect_error(std::string("f32[3]{0}\0", 10), "unexpected byte 0x00 after the shape", 10);
+  expect_error("f32[3]{0}\xff", "unexpected byte 0xff after the shape", 10);
+  expect_error("f32[\x80]", "expected a dim size, found byte 0x80", 5);
+  EXPECT_EQ(shown_text(std::string("a\0b\xff", 4)), "a\\x00b\\xff");
+  EXPECT_EQ(shown_text(std::string(200, 'x'), 10), std::string(10, 'x') + "... (200 bytes in all)");
+  EXPECT_EQ(shown_text(std::string(10, 'x'), 10), std::string(10, 'x'));
+}
+
 TEST(Syntax, XlaDefaultsAreNotPrinted) {
   // L(1), S(0) and M(0) are XLA's defaults: XLA stores and prints them as absent.
   EXPECT_EQ(print_shape(parse_shape("f32[3]{0:L(1)S(0)M(0)}")), "f32[3]{0}");

@@ -32,6 +32,17 @@
 
 namespace tilecheck {
 
+// How deep shapes may nest in text: an array alone is 1 deep, an array in a
+// tuple 2; each enclosing tuple, b(..) and P(..) adds one. Deeper text is
+// an Error naming this limit, never a deep recursion (docs/LIMITS.md).
+// XLA's own dumps nest a few levels.
+inline constexpr int kMaxShapeNesting = 64;
+// How many tile entries one layout's text may list, over all its tiles
+// (T(8,128)(2,1) lists 4). The spec's index walks every tile for every dim
+// of the tiled shape, so its cost grows with the square of this count; XLA's
+// layouts list a handful (docs/LIMITS.md).
+inline constexpr int kMaxTileEntries = 256;
+
 // A whole shape: an array, a tuple (nested), token[] or opaque[]. Validates
 // the structure of every array (validate_structure). Throws Error with the
 // 1-based column of the problem.
@@ -42,6 +53,12 @@ ShapeWithLayout parse_shape(std::string_view text);
 // with anything; `end` is set to the offset just past the shape. For
 // readers of larger texts, such as HLO modules.
 Shape parse_shape_prefix(std::string_view text, size_t& end);
+
+// `text` as an error message quotes it: bytes outside printable ASCII (a
+// NUL, a control, invalid UTF-8) as \xNN, and past `max_chars` characters
+// cut, with its length in bytes, so a message stays short and printable
+// whatever the input.
+std::string shown_text(std::string_view text, size_t max_chars = 120);
 
 std::string print_any_shape(const Shape& shape);
 std::string print_shape(const ShapeWithLayout& shape);
