@@ -9,7 +9,8 @@
 // recipe's side, and KERNEL-mode seeds of pack_roundtrip (kernel_<k>) its
 // SIMD kernels; divisor_above_2_62 starts index_differential's divisions
 // near INT64_MAX; parse_layout gets the golden vectors' parse cases
-// (parse_<name>). Hand-written seeds live beside them under other names.
+// (parse_<name>), and parse_layout and hlo_scan texts nested far past the
+// parser's limit (hostile_*). Hand-written seeds live beside them under other names.
 //
 //   fuzz_write_seeds DIR          (re)write the generated seeds under DIR
 //   fuzz_write_seeds --check DIR  exit 1 unless every generated seed under DIR
@@ -77,6 +78,30 @@ std::map<std::string, std::string> catalogue_seeds() {
   for (const tilecheck::ParseCase& c : tilecheck::parse_cases()) {
     seeds["parse_layout/parse_" + std::string(c.name)] = std::string(c.text);
   }
+  // Hostile depth and length (docs/LIMITS.md): shapes nested far past
+  // kMaxShapeNesting in each way text can nest (tuples, b(..), P(..)), at
+  // the limit and one past it, and a dim list of 10,000 entries. Each must
+  // be a clear error or an answer; without the limit the deep ones overflow
+  // the stack (under ASan from about 12,000 levels). They stay within the
+  // targets' max_len (fuzz/<target>.options).
+  const auto repeat = [](std::string_view piece, int times) {
+    std::string out;
+    for (int i = 0; i < times; ++i) out += piece;
+    return out;
+  };
+  const int limit = tilecheck::kMaxShapeNesting;
+  const std::string deep_tuples = repeat("(", 30000) + "f32[2]{0}" + repeat(")", 30000);
+  seeds["parse_layout/hostile_nested_tuples"] = deep_tuples;
+  seeds["parse_layout/hostile_nested_buffers"] = repeat("b(", 20000) + "f32[]" + repeat(")", 20000);
+  seeds["parse_layout/hostile_nested_physical"] =
+      repeat("f32[2]{0:P(", 4000) + "f32[2]" + repeat(")}", 4000);
+  seeds["parse_layout/nesting_at_limit"] =
+      repeat("(", limit - 3) + "b(f32[2]{0:P(f32[2])})" + repeat(")", limit - 3);
+  seeds["parse_layout/nesting_past_limit"] =
+      repeat("(", limit - 2) + "b(f32[2]{0:P(f32[2])})" + repeat(")", limit - 2);
+  seeds["parse_layout/hostile_long_dims"] = "f32[" + repeat("1,", 10000) + "1]";
+  seeds["hlo_scan/hostile_nested_tuple"] = "HloModule m\nENTRY %e () -> f32[] {\n  ROOT %t = " +
+                                           deep_tuples + " tuple()\n}\n";
   // A divisor above 2^62: index_differential delinearizes its last position
   // (the input's choices are used up), where a multiply-shift division that
   // is one bit short goes wrong.
