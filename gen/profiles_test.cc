@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include <tilecheck/gen/fuzzed_choices.h>
 #include <tilecheck/gen/reach.h>
 #include <tilecheck/gen/seeded_choices.h>
 #include <tilecheck/gen/sweep.h>
@@ -66,6 +67,22 @@ TEST(Profiles, GpuGivesSmallTilesAndSubByteTypes) {
     sub_byte += natural_bit_width(s.type) < 8;
   }
   EXPECT_GT(sub_byte, 150);
+}
+
+// A TEXT layout is shrunk into the profile's budget in every dim, even when
+// it has no elements, so a harness never hands code a 2^31-row walk.
+TEST(Budget, EveryDimIsBoundedEvenWithoutElements) {
+  const RecipeLimits tpu = profile_limits(Profile::kTpu, kExhaustiveLimits);
+  for (const char* text : {"u8[2147483647,0]{1,0:T(32,128)(4,1)}", "f32[4611686018427387904,0,4]{2,1,0}",
+                           "f32[0,9223372036854775807]{1,0:T(8,128)}", "s4[3,1000000,7]{2,1,0:T(8,128)(8,1)E(4)}"}) {
+    const std::optional<ShapeWithLayout> fitted = fit_for_data(parse_shape(text), tpu);
+    ASSERT_TRUE(fitted.has_value()) << text;
+    for (int64_t d : fitted->dims) EXPECT_LE(d, tpu.max_elements) << text << " -> " << print_shape(*fitted);
+    EXPECT_LE(spec::element_count(*fitted), tpu.max_elements) << print_shape(*fitted);
+    EXPECT_LE(spec::padded_element_count(*fitted), tpu.max_padded_elements) << print_shape(*fitted);
+  }
+  EXPECT_EQ(print_shape(*fit_for_data(parse_shape("u8[2147483647,0]{1,0:T(32,128)(4,1)}"), tpu)),
+            "u8[16383,0]{1,0:T(32,128)(4,1)}");
 }
 
 }  // namespace

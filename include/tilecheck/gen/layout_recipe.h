@@ -255,13 +255,22 @@ inline void fit_to_budget(ShapeWithLayout& shape, const RecipeLimits& limits) {
     return shape.dims.empty() ? int64_t{0}
                               : *std::max_element(shape.dims.begin(), shape.dims.end());
   };
-  int64_t count = 1;
-  for (int64_t d : shape.dims) count *= d;  // dims <= 512, rank <= 6: no overflow
-  while (count > limits.max_elements) {
-    halve_largest_dim();
-    count = 1;
-    for (int64_t d : shape.dims) count *= d;
+  // No dim longer than the whole element budget, first: a zero-element
+  // array (u8[2147483647,0]) fits any count budget, yet code that walks its
+  // rows would loop 2^31 times; and the products below cannot overflow.
+  for (int64_t& d : shape.dims) {
+    while (d > limits.max_elements) d /= 2;
   }
+  // The element count, saturated just past the budget (any rank).
+  const auto count = [&] {
+    int64_t n = 1;
+    for (int64_t d : shape.dims) {
+      if (d == 0) return int64_t{0};
+      n = std::min<int64_t>(n * d, limits.max_elements + 1);  // both <= budget + 1: no overflow
+    }
+    return n;
+  };
+  while (count() > limits.max_elements) halve_largest_dim();
   // An L(n) past the padded budget pads every shape past it: it goes (TEXT
   // layouts the fuzzers shrink may carry any n; the recipe's never do).
   if (shape.layout.tail_padding_alignment &&
