@@ -348,7 +348,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
                           {"unclaimed", r.unclaimed_layouts}}},
                         {"functions", functions}};
   if (with_coverage) report["coverage"] = coverage_json(r);
-  out << report.dump(2) << "\n";
+  out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 // --skip, --skip-file, --skips-must-fail and --require as the runner's rules.

@@ -362,11 +362,12 @@ WorkerReply<std::vector<IndexAnswer>> CommandWorker::linear_index(
   if (auto other = batch_reply<IndexAnswer>(o, "indices", "integers", count, &it)) return *other;
   Answers answers(static_cast<size_t>(count));
   for (size_t k = 0; k < answers.size(); ++k) {
-    if (!(*it)[k].is_number_integer()) {
-      return failed_reply<Answers>("answered linear_index with an index that is not an integer: " +
-                                   (*it)[k].dump());
+    const std::optional<int64_t> index = jsonl::as_int64((*it)[k]);
+    if (!index) {
+      return failed_reply<Answers>("answered linear_index with an index that is not an int64 integer: " +
+                                   jsonl::shown_value((*it)[k]));
     }
-    answers[k].index = (*it)[k].get<int64_t>();
+    answers[k].index = *index;
   }
   return {answers, std::nullopt};
 }
@@ -390,13 +391,14 @@ WorkerReply<std::vector<PositionAnswer>> CommandWorker::delinearize(
     bool ok = e.is_array();
     std::vector<int64_t> element;
     for (size_t i = 0; ok && i < e.size(); ++i) {
-      ok = e[i].is_number_integer();
-      if (ok) element.push_back(e[i].get<int64_t>());
+      const std::optional<int64_t> coordinate = jsonl::as_int64(e[i]);
+      ok = coordinate.has_value();
+      if (ok) element.push_back(*coordinate);
     }
     if (!ok) {
       return failed_reply<Answers>(
-          "answered delinearize with an element that is not a list of integers or null: " +
-          e.dump().substr(0, 120));
+          "answered delinearize with an element that is not a list of int64 integers or null: " +
+          jsonl::shown_value(e));
     }
     answers[k].element = std::move(element);
   }
@@ -408,10 +410,12 @@ WorkerReply<SizeAnswer> CommandWorker::byte_size(const ShapeWithLayout& shape) {
   if (auto other = unless_result<SizeAnswer>(o, SizeAnswer{1, 0})) return *other;
   const nlohmann::json& r = o.reply->result;
   const auto it = r.is_object() ? r.find("bytes") : r.end();
-  if (it == r.end() || !it->is_number_integer()) {
-    return failed_reply<SizeAnswer>("answered byte_size without \"bytes\", an integer");
+  const std::optional<int64_t> bytes = it == r.end() ? std::nullopt : jsonl::as_int64(*it);
+  if (!bytes) {
+    return failed_reply<SizeAnswer>("answered byte_size without \"bytes\", an int64 integer" +
+                                    (it == r.end() ? std::string() : ": " + jsonl::shown_value(*it)));
   }
-  return {SizeAnswer{0, it->get<int64_t>()}, std::nullopt};
+  return {SizeAnswer{0, *bytes}, std::nullopt};
 }
 
 WorkerReply<BufferAnswer> CommandWorker::buffer_request(const std::string& op, nlohmann::json fields,

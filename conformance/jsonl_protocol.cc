@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include <tilecheck/spec/syntax.h>
 
@@ -114,12 +115,63 @@ std::string shortened(std::string_view line) {
   return line.size() > kShown ? out + "..." : out;
 }
 
+void append_value(std::string& out, const nlohmann::json& value, int depth) {
+  constexpr size_t kEnough = 121;  // shortened() cuts at 120
+  constexpr int kDeepest = 4;
+  if (out.size() >= kEnough) return;
+  if (value.is_array() || value.is_object()) {
+    const bool array = value.is_array();
+    if (depth >= kDeepest) {
+      out += array ? "[...]" : "{...}";
+      return;
+    }
+    out += array ? '[' : '{';
+    bool first = true;
+    for (auto it = value.begin(); it != value.end() && out.size() < kEnough; ++it) {
+      if (!first) out += ',';
+      first = false;
+      if (!array) out += nlohmann::json(it.key()).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + ':';
+      append_value(out, *it, depth + 1);
+    }
+    out += array ? ']' : '}';
+    return;
+  }
+  out += value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
+
+std::optional<int64_t> as_int64(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) {
+    const auto u = value.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
+    return static_cast<int64_t>(u);
+  }
+  if (value.is_number_integer()) return value.get<int64_t>();
+  return std::nullopt;
+}
+
+std::string shown_value(const nlohmann::json& value) {
+  std::string out;
+  append_value(out, value, 0);
+  return shortened(out);
+}
 
 Reply read_reply(std::string_view line, int64_t seq) {
   nlohmann::json j;
+  // nlohmann-json parses and frees without recursion, but copies and prints
+  // a value recursively: a reply nested deeper than any answer needs is
+  // refused while it is read.
+  struct TooDeep {};
+  const auto bounded = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth >= kMaxReplyNesting) throw TooDeep{};  // the reply object is depth 0, level 1
+    return true;
+  };
   try {
-    j = nlohmann::json::parse(line);
+    j = nlohmann::json::parse(line, bounded);
+  } catch (const TooDeep&) {
+    return broken("answered JSON nested more than " + std::to_string(kMaxReplyNesting) +
+                  " levels deep: " + shortened(line));
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's message ends with the reason after " - ", e.g. "invalid
     // string: ill-formed UTF-8 byte".
@@ -134,8 +186,8 @@ Reply read_reply(std::string_view line, int64_t seq) {
   if (s == j.end() || !s->is_number_integer()) {
     return broken("answered without an integer \"seq\": " + shortened(line));
   }
-  if (s->get<int64_t>() != seq) {
-    return broken("answered seq " + s->dump() + " to the request with seq " +
+  if (as_int64(*s) != seq) {
+    return broken("answered seq " + shown_value(*s) + " to the request with seq " +
                   std::to_string(seq));
   }
   const int kinds = static_cast<int>(j.contains("result")) +
@@ -190,8 +242,7 @@ void require_known(const std::vector<std::string>& names, const std::vector<std:
 Capabilities read_capabilities(const nlohmann::json& result) {
   if (!result.is_object()) throw Error("the answer to start must be an object");
   const auto version = result.find("protocol");
-  if (version == result.end() || !version->is_number_integer() ||
-      version->get<int64_t>() != kProtocolVersion) {
+  if (version == result.end() || as_int64(*version) != kProtocolVersion) {
     throw Error("the answer to start must say \"protocol\": " + std::to_string(kProtocolVersion) +
                 " (the version tilecheck speaks)");
   }

@@ -38,8 +38,21 @@ struct Reply {
                           // kBroken: what is wrong with the line
 };
 
+// How deep a reply may nest, the reply object being level 1; no answer of
+// the protocol nests past 4.
+inline constexpr int kMaxReplyNesting = 64;
+
 // Reads one reply line (without its newline) to the request `seq`.
 Reply read_reply(std::string_view line, int64_t seq);
+
+// A reply's number as int64: nullopt unless it is an integer that fits
+// (not a float, not an unsigned past 2^63 - 1).
+std::optional<int64_t> as_int64(const nlohmann::json& value);
+// A reply's value for a message: JSON text of at most 120 printable ASCII
+// characters, anything nested past 4 levels as [...] or {...}, so a hostile
+// value (a million levels deep, megabytes long) prints short and without
+// deep recursion.
+std::string shown_value(const nlohmann::json& value);
 
 // What the implementation claims in its answer to `start`
 // (docs/PROTOCOL.md, "Capabilities").

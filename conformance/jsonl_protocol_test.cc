@@ -56,6 +56,32 @@ TEST(Replies, EachKindIsReadAndEveryOtherLineIsBroken) {
   }
 }
 
+// Nesting is bounded while the line is read (a deep value would be copied
+// and printed recursively), exactly at kMaxReplyNesting; a seq past int64
+// is not a seq.
+TEST(Replies, DepthAndNumbersAreBounded) {
+  const auto nested = [](int levels) {
+    return std::string(levels, '[') + std::string(levels, ']');
+  };
+  // The reply object is level 1 and "result" opens level 2.
+  const Reply at_limit = read_reply("{\"seq\": 7, \"result\": " + nested(kMaxReplyNesting - 1) + "}", 7);
+  EXPECT_EQ(at_limit.kind, Reply::Kind::kResult) << at_limit.message;
+  for (const int levels : {kMaxReplyNesting, 1000000}) {
+    const Reply r = read_reply("{\"seq\": 7, \"result\": " + nested(levels) + "}", 7);
+    EXPECT_EQ(r.kind, Reply::Kind::kBroken);
+    EXPECT_NE(r.message.find("nested more than 64 levels deep"), std::string::npos) << r.message.substr(0, 200);
+    EXPECT_LE(r.message.size(), 400u);
+  }
+  EXPECT_EQ(read_reply(R"j({"seq": 18446744073709551623, "result": 1})j", 7).kind, Reply::Kind::kBroken);
+  EXPECT_EQ(as_int64(nlohmann::json::parse("18446744073709551615")), std::nullopt);
+  EXPECT_EQ(as_int64(nlohmann::json::parse("9223372036854775807")), INT64_MAX);
+  EXPECT_EQ(as_int64(nlohmann::json::parse("-9223372036854775808")), INT64_MIN);
+  EXPECT_EQ(as_int64(nlohmann::json::parse("1.0")), std::nullopt);
+  EXPECT_EQ(shown_value(nlohmann::json::parse(nested(1000))), "[[[[[...]]]]]");
+  EXPECT_EQ(shown_value(nlohmann::json::parse(R"j({"a": [1, "x\u0000"]})j")), R"j({"a":[1,"x\u0000"]})j");
+  EXPECT_EQ(shown_value(std::string(1000, 'x')).size(), 123u);  // 120 and "..."
+}
+
 TEST(Capabilities, AreReadAndWhatIsUnknownIsAnError) {
   const Capabilities c = read_capabilities(nlohmann::json::parse(R"j({
       "protocol": 1, "name": "mine", "version": "2.0",

@@ -12,6 +12,12 @@ implementation does (examples/python/tiled_layout_impl.py):
     garbage_size      answers byte_size with a line that is not JSON
     non_utf8_size     answers byte_size with bytes that are not UTF-8
     oversized_size    answers byte_size with a line of 65 MiB
+    gib_line_size     answers byte_size with a line of 1 GiB, written 1 MiB at a time
+    deep_json_size    answers byte_size with a size nested 1,000,000 arrays deep
+    huge_number_size  answers byte_size with a size of 30 digits, past int64
+    uint64_size       answers byte_size with 2^64 - 1, an unsigned past int64
+    float_size        answers byte_size with a size of 1e400, past any double
+    nul_size          answers byte_size with a NUL byte inside a string
     report_limits     answers byte_size "errored", its resource limits the message
     wrong_seq_index   answers linear_index with the wrong seq
     errored_pack      answers pack with "errored"
@@ -49,6 +55,17 @@ def send(raw):
     sys.stdout.buffer.flush()
 
 
+# The raw answers to byte_size, each what follows '{"seq": N, ' on its line.
+RAW_SIZE_REPLIES = {
+    "oversized_size": lambda: b'"result": {"bytes": 1}, "pad": "' + b"x" * (65 << 20) + b'"}',
+    "deep_json_size": lambda: b'"result": {"bytes": ' + b"[" * 1000000 + b"]" * 1000000 + b"}}",
+    "huge_number_size": lambda: b'"result": {"bytes": 123456789012345678901234567890}}',
+    "uint64_size": lambda: b'"result": {"bytes": 18446744073709551615}}',
+    "float_size": lambda: b'"result": {"bytes": 1e400}}',
+    "nul_size": lambda: b'"result": {"bytes": 1}, "note": "a\x00b"}',
+    "non_utf8_size": lambda: b'"result": {"bytes": 1}, "note": "\xff\xfe"}',
+}
+
 for line in sys.stdin:
     request = json.loads(line)
     op, seq = request["op"], request["seq"]
@@ -80,11 +97,18 @@ for line in sys.stdin:
                   for name in ("CPU", "AS", "NOFILE", "NPROC", "CORE")]
         send(json.dumps({"seq": seq, "errored": {"message": " ".join(limits)}}).encode())
         continue
-    if op == "byte_size" and MODE == "oversized_size":
-        send(b'{"seq": %d, "result": {"bytes": 1}, "pad": "' % seq + b"x" * (65 << 20) + b'"}')
+    if op == "byte_size" and MODE in RAW_SIZE_REPLIES:
+        send(b'{"seq": %d, ' % seq + RAW_SIZE_REPLIES[MODE]())
         continue
-    if op == "byte_size" and MODE == "non_utf8_size":
-        send(b'{"seq": %d, "result": {"bytes": 1}, "note": "\xff\xfe"}' % seq)
+    if op == "byte_size" and MODE == "gib_line_size":
+        sys.stdout.buffer.write(b'{"seq": %d, "result": {"bytes": 1}, "pad": "' % seq)
+        chunk = b"x" * (1 << 20)
+        try:
+            for _ in range(1024):
+                sys.stdout.buffer.write(chunk)
+            send(b'"}')
+        except BrokenPipeError:  # the gate stopped reading, as it should
+            sys.exit(0)
         continue
     if op == "pack" and MODE == "errored_pack":
         send(json.dumps({"seq": seq, "errored": {"message": "out of coffee"}}).encode())

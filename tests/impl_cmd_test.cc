@@ -352,6 +352,12 @@ TEST(ImplCmd, EveryFaultIsReportedAndTheOtherOperationsGoOn) {
       {"wrong_seq_index", "linear_index: answered seq"},
       {"errored_pack", "pack: errored: out of coffee"},
       {"oversized_size", "byte_size: answered a line longer than"},
+      {"gib_line_size", "byte_size: answered a line longer than"},
+      {"deep_json_size", "byte_size: answered JSON nested more than 64 levels deep: {\"seq\": "},
+      {"huge_number_size", "byte_size: answered byte_size without \"bytes\", an int64 integer: 1.2345678901234568e+29"},
+      {"uint64_size", "byte_size: answered byte_size without \"bytes\", an int64 integer: 18446744073709551615"},
+      {"float_size", "byte_size: answered a line that is not JSON ([json.exception.out_of_range.406] number overflow"},
+      {"nul_size", "byte_size: answered a line that is not JSON"},
   };
   for (const Case& c : cases) {
     // A few layouts (one of each kind of element width) keep it quick.

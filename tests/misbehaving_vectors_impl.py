@@ -4,6 +4,7 @@ misbehaving on purpose for the vector checker's tests:
     slow_once    the answer to request 20 of the first process comes after
                  3 s (a checker waiting 1 s times out on it once)
     skips_pack   every pack is answered "skipped"
+    deep_pack    every pack is answered with a result nested 1,000,000 arrays deep
 """
 import json
 import os
@@ -24,6 +25,10 @@ for count, line in enumerate(sys.stdin):
     request = json.loads(line)
     if MODE == "skips_pack" and request.get("op") == "pack":
         reply = {"skipped": "pack is not supported"}
+    elif MODE == "deep_pack" and request.get("op") == "pack":
+        sys.stdout.write('{"seq": %d, "result": %s}\n' % (request["seq"], "[" * 1000000 + "]" * 1000000))
+        sys.stdout.flush()
+        continue
     else:
         reply = example.answer(request)
     if MODE == "slow_once" and first and count == 20:

@@ -91,6 +91,13 @@ expect 1 '^FAIL [^ ]+/pack: skipped although claimed' \
   python3 "$checker" "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" skips_pack
 expect 0 ' 0 failed, .* [1-9][0-9]* skipped by the implementation' \
   python3 "$checker" --allow-skips "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" skips_pack
+# A reply nested past Python's recursion limit is a broken reply, not a crash.
+expect 1 '^FAIL [^ ]+/pack: .*nested too deep to read' \
+  python3 "$checker" "$vectors" -- python3 "$root/tests/misbehaving_vectors_impl.py" deep_pack
+# A vectors file nested past it is refused.
+python3 -c 'print("[" * 1000000 + "]" * 1000000)' >"${TMPDIR:-/tmp}/vectors_deep_$$.json"
+expect 2 'nested deeper than Python reads' python3 "$checker" "${TMPDIR:-/tmp}/vectors_deep_$$.json" -- true
+rm -f "${TMPDIR:-/tmp}/vectors_deep_$$.json"
 # A file of another format version is refused.
 echo '{"format":"tilecheck tiled layout vectors","formatVersion":2}' >"${TMPDIR:-/tmp}/vectors_v2_$$.json"
 expect 2 'format version 2' python3 "$checker" "${TMPDIR:-/tmp}/vectors_v2_$$.json" -- true

@@ -128,8 +128,8 @@ class Implementation:
         line = self._line()
         try:
             reply = json.loads(line)
-        except ValueError:
-            raise Broken(f"a reply that is not JSON: {line[:200]!r}")
+        except (ValueError, RecursionError):  # nested past Python's recursion limit
+            raise Broken(f"a reply that is not JSON, or nested too deep to read: {line[:200]!r}")
         if not isinstance(reply, dict) or reply.get("seq") != self.seq:
             raise Broken(f"a reply without seq {self.seq}: {line[:200]!r}")
         if "result" in reply:
@@ -374,6 +374,8 @@ def load(path):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         unusable(f"{path}: {e}")
+    except RecursionError:
+        unusable(f"{path}: JSON nested deeper than Python reads")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         unusable(f"{path} is not a tilecheck vector file")
     if doc.get("formatVersion") != FORMAT_VERSION:
