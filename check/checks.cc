@@ -236,13 +236,25 @@ bool bit(std::span<const uint8_t> bytes, int64_t i) { return (bytes[i / 8] >> (i
 
 }  // namespace
 
-CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFunctions& functions,
-                                  const IndexFn& index, const GateOptions& options) {
+std::optional<CheckResult> pack_limit_skip(const ShapeWithLayout& shape, const GateOptions& options) {
   const int64_t elements = spec::element_count(shape);
   if (elements > options.pack_limit) {
     return CheckResult::skipped(std::to_string(elements) + " elements, more than the pack limit " +
                                 std::to_string(options.pack_limit));
   }
+  const __int128 max_bytes = __int128{options.pack_limit} * 16;
+  if (const int64_t bytes = spec::byte_size(shape); bytes > max_bytes) {
+    return CheckResult::skipped("a physical buffer of " + std::to_string(bytes) +
+                                " bytes, more than 16 per element of the pack limit " +
+                                std::to_string(options.pack_limit));
+  }
+  return std::nullopt;
+}
+
+CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFunctions& functions,
+                                  const IndexFn& index, const GateOptions& options) {
+  if (std::optional<CheckResult> skip = pack_limit_skip(shape, options)) return *skip;
+  const int64_t elements = spec::element_count(shape);
   const int64_t bits = shape.element_bits(), element_bytes = shape.dense_element_bytes();
   // Random dense data in canonical form (the bits above the element width
   // as unpack writes them).

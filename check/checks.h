@@ -71,6 +71,12 @@ CheckResult check_bijection(const ShapeWithLayout& shape, const IndexMapping& ma
 CheckResult check_same_index(const ShapeWithLayout& shape, const IndexFn& a, const IndexFn& b,
                              const std::string& names, const GateOptions& options);
 
+// The skip of a pack check on a layout too large to hold in memory: more
+// elements than options.pack_limit, or a physical buffer (padding included:
+// one element of u8[1,1]{1,0:T(2147483648,2147483648)} pads to 2^62 bytes)
+// of more than 16 bytes per element of that limit. nullopt when it fits.
+std::optional<CheckResult> pack_limit_skip(const ShapeWithLayout& shape, const GateOptions& options);
+
 // `index` places elements in the buffer (the reference to check pack against).
 CheckResult check_pack_round_trip(const ShapeWithLayout& shape, const PackFunctions& functions,
                                   const IndexFn& index, const GateOptions& options);

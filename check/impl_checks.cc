@@ -32,11 +32,7 @@ CheckResult impl_delinearize(const ShapeWithLayout& shape, const GateOptions& op
 
 CheckResult impl_pack(const ShapeWithLayout& shape, const GateOptions& options) {
   const impl::PackPlan plan(shape);
-  const int64_t elements = plan.index().element_count();
-  if (elements > options.pack_limit) {
-    return CheckResult::skipped(std::to_string(elements) + " elements, more than the pack limit " +
-                                std::to_string(options.pack_limit));
-  }
+  if (std::optional<CheckResult> skip = pack_limit_skip(shape, options)) return *skip;
   std::mt19937_64 rng(options.seed);
   std::vector<uint8_t> dense(plan.index().dense_byte_size()), noisy(plan.index().byte_size());
   for (auto& b : dense) b = static_cast<uint8_t>(rng());
@@ -56,7 +52,7 @@ CheckResult impl_pack(const ShapeWithLayout& shape, const GateOptions& options) 
     }
   }
   return CheckResult::passed(2 * (dense.size() + want_physical.size()),
-                             std::to_string(elements) + " elements, 1 and 2 threads" +
+                             std::to_string(plan.index().element_count()) + " elements, 1 and 2 threads" +
                                  (plan.lowered() ? "" : ", per-element fallback"));
 }
 

@@ -49,7 +49,12 @@ struct GridSlice {
 
 GridSlice grid_slice(const ShapeWithLayout& shape) {
   const int64_t rank = shape.rank();
-  return {rank, rank >= 2 ? shape.dims[rank - 2] : 1, rank >= 1 ? shape.dims[rank - 1] : 1};
+  GridSlice slice{rank, rank >= 2 ? shape.dims[rank - 2] : 1, rank >= 1 ? shape.dims[rank - 1] : 1};
+  // A leading dim of 0 has no index 0: the slice holds no element.
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    if (shape.dims[d] == 0) slice.rows = 0;
+  }
+  return slice;
 }
 
 // How the memory view labels the element at a position: "2,3", "()" for the

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "files/npy.h"
 #include <tilecheck/impl/plan.h>
@@ -178,7 +179,7 @@ class OutputFile {
 // "the dense array of f32[3,5]{1,0:T(2,2)} (15 elements of 4 bytes)".
 std::string describe(Content content, const impl::IndexPlan& plan) {
   const ShapeWithLayout& shape = plan.shape();
-  const std::string text = print_shape(shape);
+  const std::string text = shown_text(print_shape(shape));
   if (content == Content::kDense) {
     return "the dense array of " + text + " (" + std::to_string(plan.element_count()) +
            " elements of " + std::to_string(shape.dense_element_bytes()) + " bytes)";
@@ -236,6 +237,25 @@ FileArg file_arg(std::string path, std::optional<Format> given) {
   return FileArg{std::move(path), format};
 }
 
+// The buffer of `content` (zeroed), or an Error naming it when this machine
+// cannot hold it: more bytes than its memory (a layout whose padding is
+// 2^62 bytes, say), or an allocation that fails.
+std::vector<uint8_t> allocate(Content content, const impl::IndexPlan& plan) {
+  const int64_t bytes = payload_bytes(content, plan);
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  const __int128 memory = pages > 0 && page_size > 0 ? __int128{pages} * page_size : __int128{INT64_MAX};
+  if (bytes > memory) {
+    throw Error(describe(content, plan) + " takes " + std::to_string(bytes) +
+                " bytes, more than this machine's memory (" + std::to_string(static_cast<int64_t>(memory)) +
+                " bytes)");
+  }
+  try {
+    return std::vector<uint8_t>(static_cast<size_t>(bytes));
+  } catch (const std::bad_alloc&) {
+    throw Error("cannot allocate the " + std::to_string(bytes) + " bytes of " + describe(content, plan));
+  }
+}
+
 std::vector<uint8_t> read_array(const FileArg& in, Content content, const impl::IndexPlan& plan) {
   InputFile file(in.path);
   const int64_t payload = payload_bytes(content, plan);
@@ -265,7 +285,7 @@ std::vector<uint8_t> read_array(const FileArg& in, Content content, const impl::
     const size_t got = preamble == 0 ? file.read(start, sizeof start) : 0;
     throw wrong_size(std::max<int64_t>(*size - preamble, 0), std::span<const uint8_t>(start, got));
   }
-  std::vector<uint8_t> data(static_cast<size_t>(payload));
+  std::vector<uint8_t> data = allocate(content, plan);
   const size_t got = file.read(data.data(), data.size());
   const int64_t found = static_cast<int64_t>(got) + (got == data.size() ? file.count_rest() : 0);
   if (found != payload) throw wrong_size(found, std::span<const uint8_t>(data.data(), got));
@@ -294,7 +314,7 @@ void convert_file(const ShapeWithLayout& shape, Content from, const FileArg& in,
   const impl::PackPlan plan(shape);
   const Content to = from == Content::kDense ? Content::kPhysical : Content::kDense;
   const std::vector<uint8_t> source = read_array(in, from, plan.index());
-  std::vector<uint8_t> result(static_cast<size_t>(payload_bytes(to, plan.index())));
+  std::vector<uint8_t> result = allocate(to, plan.index());
   if (from == Content::kDense) {
     plan.pack(source, result);
   } else {
@@ -315,7 +335,7 @@ void unpack_file(const ShapeWithLayout& shape, const FileArg& in, const FileArg&
 
 void relayout_file(const ShapeWithLayout& from, const ShapeWithLayout& to, const FileArg& in,
                    const FileArg& out) {
-  const std::string pair = "relayout " + print_shape(from) + " -> " + print_shape(to) + ": ";
+  const std::string pair = "relayout " + shown_text(print_shape(from)) + " -> " + shown_text(print_shape(to)) + ": ";
   if (from.dims != to.dims) {
     throw Error(pair + "the dims differ, " + tuple(from.dims) + " and " + tuple(to.dims) +
                 ": a relayout keeps every element where it is in the dense array");
@@ -340,19 +360,19 @@ void relayout_file(const ShapeWithLayout& from, const ShapeWithLayout& to, const
     if (plan.by_tiles() || plan.banded()) {
       const impl::IndexPlan source(from), target(to);
       const std::vector<uint8_t> physical = read_array(in, Content::kPhysical, source);
-      std::vector<uint8_t> result(static_cast<size_t>(target.byte_size()));
+      std::vector<uint8_t> result = allocate(Content::kPhysical, target);
       plan.run(physical, result);
       write_array(out, Content::kPhysical, target, result);
       return;
     }
   }
   const impl::PackPlan source(from), target(to);
-  std::vector<uint8_t> dense(static_cast<size_t>(source.index().dense_byte_size()));
+  std::vector<uint8_t> dense = allocate(Content::kDense, source.index());
   {
     const std::vector<uint8_t> physical = read_array(in, Content::kPhysical, source.index());
     source.unpack(physical, dense);
   }
-  std::vector<uint8_t> physical(static_cast<size_t>(target.index().byte_size()));
+  std::vector<uint8_t> physical = allocate(Content::kPhysical, target.index());
   target.pack(dense, physical);
   write_array(out, Content::kPhysical, target.index(), physical);
 }

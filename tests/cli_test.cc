@@ -252,6 +252,15 @@ TEST(Draw, RankThreeSaysWhichSliceAndLargeLayoutsAreCut) {
             std::string::npos)
       << large.out;
   EXPECT_NE(large.out.find("(showing positions 0..63 of 4096;"), std::string::npos) << large.out;
+  // A leading dim of 0: the slice at index 0 of it holds no element.
+  for (const char* empty : {"f32[0,2,3]{2,1,0}", "s4[0,4611686018427387904,3]{0,1,2:T(8,128)(8,1)E(4)}"}) {
+    const Output r = tilecheck({"draw", empty});
+    expect_ok(r);
+    EXPECT_NE(r.out.find("  (no elements)\n"), std::string::npos) << r.out;
+    const std::string svg = testing::TempDir() + "empty_leading_dim.svg";
+    expect_ok(tilecheck({"draw", empty, "--svg", svg}));
+    std::remove(svg.c_str());
+  }
 }
 
 // Bad input: exit 2, nothing on stdout, one message on stderr starting "error:".

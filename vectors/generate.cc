@@ -285,7 +285,8 @@ std::vector<std::string> layout_flags(const ShapeWithLayout& shape) {
       {"TileRankAboveShapeRank",
        !l.tiles.empty() && static_cast<int64_t>(l.tiles.front().dims.size()) > shape.rank()},
       {"Ragged", ragged(shape)},
-      {"Padding", spec::byte_size(shape) * 8 > spec::element_count(shape) * bits},
+      // In 128 bits: a byte size near 2^62 has more bits than int64 holds.
+      {"Padding", __int128{spec::byte_size(shape)} * 8 > __int128{spec::element_count(shape)} * bits},
       {"TailPadding", l.tail_padding_alignment.value_or(1) > 1},
       {"SubByte", bits < 8},
       {"BitsAcrossBytes", 8 % bits != 0 && bits % 8 != 0},
