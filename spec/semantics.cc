@@ -59,7 +59,7 @@ ShapeWithLayout parse_layout(std::string_view text) {
     validate(shape);
     return shape;
   } catch (const Error& e) {
-    throw Error("layout '" + std::string(text) + "': " + e.what());
+    throw Error("layout '" + shown_text(text) + "': " + e.what());
   }
 }
 

@@ -28,9 +28,11 @@ inline std::string read_file(const std::string& path) {
 }
 
 // Runs `binary args...` with stdout and stderr captured in temporary files,
-// and standard input read from `stdin_path` when one is given.
+// and standard input read from `stdin_path` when one is given. With
+// `alarm_seconds`, a run that takes longer is killed by SIGALRM (exit code
+// 128 + 14): the alarm outlives exec.
 inline Output run_binary(const char* binary, const std::vector<std::string>& args,
-                         const std::string& stdin_path = "") {
+                         const std::string& stdin_path = "", unsigned alarm_seconds = 0) {
   std::string out_path = testing::TempDir() + "tilecheck_out_XXXXXX";
   std::string err_path = testing::TempDir() + "tilecheck_err_XXXXXX";
   const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
@@ -48,6 +50,7 @@ inline Output run_binary(const char* binary, const std::vector<std::string>& arg
     }
     dup2(out_fd, 1);
     dup2(err_fd, 2);
+    if (alarm_seconds > 0) alarm(alarm_seconds);
     execv(binary, argv.data());
     _exit(127);
   }

@@ -167,9 +167,9 @@ void require_modelled(const ShapeWithLayout& shape);
 // require_modelled, and rejects symbolic dims with a clear error.
 void require_concrete(const ShapeWithLayout& shape);
 
-// A whole XLA shape: an array with its layout, a tuple of shapes (nested to
-// any depth, possibly empty), a token, an opaque value, or a buffer holding
-// one array (XLA's b(..)).
+// A whole XLA shape: an array with its layout, a tuple of shapes (possibly
+// empty; the parser reads at most kMaxShapeNesting levels, syntax.h), a
+// token, an opaque value, or a buffer holding one array (XLA's b(..)).
 struct Shape {
   enum class Kind { kArray, kTuple, kToken, kOpaque, kBuffer };
   Kind kind = Kind::kArray;
