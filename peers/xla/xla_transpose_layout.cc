@@ -88,16 +88,32 @@ PlanInputs plan_inputs(const XlaTransposeLayout& from, const XlaTransposeLayout&
   return p;
 }
 
+// The input's tiling, or its byte strides. XLA since 2025-12-16 takes them
+// as two optional fields (`input_layout`, the one before, is deprecated);
+// XLA before, as one variant. A template, so that only the branch of the
+// XLA at hand is compiled.
+template <typename Options>
+void set_input(Options& o, const PlanInputs& p) {
+  const bool as_tiling = is_tiled(p.from) || untiled_input == UntiledInput::kTiling;
+  if constexpr (requires { o.input_striding; }) {
+    if (as_tiling) {
+      o.input_tiling = xla::TransposePlan::Tiling{p.from.tiling};
+    } else {
+      o.input_striding = xla::TransposePlan::Striding{p.strides};
+    }
+  } else if (as_tiling) {
+    o.input_layout = xla::TransposePlan::Tiling{p.from.tiling};
+  } else {
+    o.input_layout = xla::TransposePlan::Striding{p.strides};
+  }
+}
+
 xla::TransposePlan::Options plan_options(const PlanInputs& p) {
   xla::TransposePlan::Options o;
   o.elem_size_in_bytes = static_cast<size_t>(p.from.element_bytes);
   o.dims = p.from.dims;
   o.permutation = p.permutation;
-  if (is_tiled(p.from) || untiled_input == UntiledInput::kTiling) {
-    o.input_layout = xla::TransposePlan::Tiling{p.from.tiling};
-  } else {
-    o.input_layout = xla::TransposePlan::Striding{p.strides};
-  }
+  set_input(o, p);
   o.output_tiling = xla::TransposePlan::Tiling{p.to.tiling};
   o.num_threads = 1;
   return o;

@@ -1,0 +1,10 @@
+// Shim of TSL's tsl/platform/errors.h, the path XLA's files included before
+// TSL moved into xla/tsl (peers/xla/shims/README.md): a TSL the system has,
+// else the shim of the new path.
+#pragma once
+
+#if __has_include_next(<tsl/platform/errors.h>)
+#include_next <tsl/platform/errors.h>
+#else
+#include "xla/tsl/platform/errors.h"
+#endif
