@@ -4,14 +4,19 @@ implementation whose adapter is built, and its verdict.
 
     gate_implementations.py (--write | --check) DOC TILECHECK NAME=COMMAND...
 
-NAME is one of the adapters below; COMMAND the path of its built command.
-For each, the gate runs three times (the default layouts, --profile tpu,
---profile gpu; 300 generated layouts each, seed 1), and more for an adapter
-that claims forms the generated layouts seldom are (ADAPTER_RUNS), and the table between
-the markers of DOC gets one row per run. --write rewrites those rows;
---check compares them with DOC and fails on a difference, naming it. Rows
-of an adapter that is not given are left as they are (and said so).
-Standard library only."""
+NAME is one of the adapters below; COMMAND the path of its built command,
+one per version of the third party (NAME=... given again for each: XLA
+built from several checkouts). For each, the gate runs three times (the
+default layouts, --profile tpu, --profile gpu; 300 generated layouts each,
+seed 1), and more for an adapter that claims forms the generated layouts
+seldom are (ADAPTER_RUNS), and the table between the markers of DOC gets
+one row per run, with the version the command reports and the date of the
+run. Within an implementation, versions are ordered newest first by the
+date in their name, "(YYYY-MM-DD)". --write rewrites the rows of the
+versions gated; --check compares them with DOC, all but the date of the
+run, and fails on a difference, naming it. Rows of a version not gated
+here are left as they are (and said so). Standard library only."""
+import datetime
 import json
 import os
 import re
@@ -42,8 +47,8 @@ ACTIVATIONS = ["f32[2,32,3,5]{3,2,1,0:T(16,1,1)}", "bf16[1,64,7,7]{3,2,1,0:T(32,
 ADAPTER_RUNS = {"libxsmm": [("activations", [arg for layout in ACTIVATIONS for arg in ("--layout", layout)])]}
 CASES = "300"
 BEGIN, END = "<!-- gate-implementations: begin -->", "<!-- gate-implementations: end -->"
-HEADER = ("| implementation | version | run | layouts claimed | byte_size | pack | unpack | relayout | verdict |\n"
-          "|---|---|---|---|---|---|---|---|---|")
+HEADER = ("| implementation | version | gated on | run | layouts claimed | byte_size | pack | unpack | relayout | verdict |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")
 OPERATIONS = ("byte_size", "pack", "unpack", "relayout")
 
 
@@ -82,7 +87,7 @@ def version_of(command, env):
     return json.loads(run.stdout.splitlines()[0])["result"]["version"]
 
 
-def row(name, version, run, report, cases):
+def row(name, version, day, run, report, cases):
     layouts = report["layouts"]
     total = layouts["catalogue"] + layouts["reach"] + layouts["generated"] + layouts["given"]
     cells = []
@@ -98,46 +103,73 @@ def row(name, version, run, report, cases):
         for kind, element_type in failures:
             kinds.setdefault(kind, []).append(f"`{element_type}`")
         verdict = "FAILED: " + "; ".join(f"{k} ({', '.join(t)})" for k, t in kinds.items())
-    return (f"| {name} | {version} | {run} | {total - layouts['unclaimed']} of {total} | " + " | ".join(cells) +
+    return (f"| {name} | {version} | {day} | {run} | {total - layouts['unclaimed']} of {total} | " + " | ".join(cells) +
             f" | {verdict} |")
+
+
+def cells(row):
+    """A table row's cells."""
+    return [c.strip() for c in row.strip().strip("|").split(" | ")]
+
+
+def without_day(row):
+    """A row as --check compares it: all but the date of the run (its third cell)."""
+    c = cells(row)
+    return tuple(c[:2] + c[3:])
+
+
+def newest_first(rows):
+    """Rows of one implementation, the versions newest first by the date in their name (stable otherwise)."""
+    def day(row):
+        found = re.search(r"\((\d{4}-\d{2}-\d{2})\)", cells(row)[1])
+        return found.group(1) if found else ""
+    return sorted(rows, key=day, reverse=True)
 
 
 def main():
     mode, doc, tilecheck = sys.argv[1:4]
     if mode not in ("--write", "--check"):
         sys.exit(__doc__)
-    given = dict(arg.split("=", 1) for arg in sys.argv[4:])
-    for key in given:
+    given = {}
+    for arg in sys.argv[4:]:
+        key, command = arg.split("=", 1)
         if key not in ADAPTERS:
             sys.exit(f"unknown adapter '{key}' (known: {', '.join(ADAPTERS)})")
+        given.setdefault(key, []).append(command)
     text = open(doc).read()
     if BEGIN not in text or END not in text:
         sys.exit(f"{doc} has no {BEGIN} ... {END} markers")
     head, rest = text.split(BEGIN, 1)
     old_table, tail = rest.split(END, 1)
     old_rows = [line for line in old_table.strip().splitlines()[2:] if line.startswith("|")]
-    rows = []
+    today = datetime.date.today().isoformat()
+    rows, compared_old, compared_new = [], [], []
     for key, (name, env) in ADAPTERS.items():
-        if key not in given:
-            kept = [r for r in old_rows if r.startswith(f"| {name} |")]
-            print(f"{key}: not built here; its {len(kept)} rows are left as they are")
-            rows += kept
-            continue
-        version = version_of(given[key], env)
-        for run, flags in RUNS + ADAPTER_RUNS.get(key, []):
-            report, cases = gate(tilecheck, given[key], env, flags)
-            rows.append(row(name, version, run, report, cases))
-            print(rows[-1])
-    new_table = "\n" + HEADER + "\n" + "\n".join(rows) + "\n"
+        mine = [r for r in old_rows if r.startswith(f"| {name} |")]
+        versions = {version_of(command, env): command for command in given.get(key, [])}
+        kept = [r for r in mine if cells(r)[1] not in versions]
+        for r in kept:
+            print(f"{key} {cells(r)[1]}: not gated here; its row of the run '{cells(r)[3]}' is left as it is")
+        compared_old += [r for r in mine if cells(r)[1] in versions]
+        gated = []
+        for version, command in versions.items():
+            for run, flags in RUNS + ADAPTER_RUNS.get(key, []):
+                report, cases = gate(tilecheck, command, env, flags)
+                gated.append(row(name, version, today, run, report, cases))
+                print(gated[-1])
+        compared_new += gated
+        rows += newest_first(gated + kept)
     if mode == "--write":
+        new_table = "\n" + HEADER + "\n" + "\n".join(rows) + "\n"
         open(doc, "w").write(head + BEGIN + new_table + END + tail)
         print(f"{doc}: {len(rows)} rows written")
         return
-    if new_table.strip() != old_table.strip():
-        old, new = set(old_rows), set(rows)
-        sys.exit("the table differs from this run:\n" + "\n".join(
-            [f"  in {doc}: {r}" for r in old_rows if r not in new] + [f"  this run: {r}" for r in rows if r not in old]))
-    print(f"{doc}: the table matches this run ({len(rows)} rows)")
+    old, new = [without_day(r) for r in compared_old], [without_day(r) for r in compared_new]
+    if sorted(old) != sorted(new):
+        sys.exit("the table differs from this run (the date of the run aside):\n" + "\n".join(
+            [f"  in {doc}: {r}" for r, c in zip(compared_old, old) if c not in new] +
+            [f"  this run: {r}" for r, c in zip(compared_new, new) if c not in old]))
+    print(f"{doc}: the table matches this run ({len(new)} rows compared, {len(rows) - len(new)} not gated here)")
 
 
 if __name__ == "__main__":
