@@ -33,6 +33,9 @@ ADAPTERS = {
     "onednn": ("oneDNN reorder, at most AVX2 (`tilecheck-onednn-impl`)", {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
     "libxsmm": ("libxsmm (`tilecheck-libxsmm-impl`)", {}),
     "xla": ("XLA TransposePlan (`tilecheck-xla-transpose-impl`)", {}),
+    "xla-intn": ("XLA PackIntN (`tilecheck-xla-intn-impl`)", {}),
+    "xla-intn-new-buffer": ("XLA PackIntN, the overload into a new buffer (`tilecheck-xla-intn-impl`)",
+                            {"TILECHECK_XLA_INTN_API": "new_buffer"}),
 }
 RUNS = [("default", []), ("tpu", ["--profile", "tpu"]), ("gpu", ["--profile", "gpu"])]
 # Runs of one adapter only: layouts of the forms it claims that the
@@ -44,7 +47,22 @@ ACTIVATIONS = ["f32[2,32,3,5]{3,2,1,0:T(16,1,1)}", "bf16[1,64,7,7]{3,2,1,0:T(32,
                "s8[3,16,2,9]{3,2,1,0:T(16,1,1)}", "u8[1,64,3,3]{3,2,1,0:T(64,1,1)}",
                "f32[1,16,1,1]{3,2,1,0:T(16,1,1)}", "f32[2,0,3,3]{3,2,1,0:T(16,1,1)}",
                "f32[1,20,3,3]{3,2,1,0:T(16,1,1)}"]
-ADAPTER_RUNS = {"libxsmm": [("activations", [arg for layout in ACTIVATIONS for arg in ("--layout", layout)])]}
+# XLA's sub-byte packing: every type and width it packs, at sizes past
+# 2^16 and 2^20 elements, counts whose bits end inside a byte, an empty
+# array, and three layouts it does not claim (column-major, tiled, E(8)).
+SUB_BYTE = ["s4[]", "u4[1]{0}", "s4[7]{0}", "u4[8]{0:E(4)}", "s4[3,5]{1,0}", "u4[2,3,5]{2,1,0:E(4)}",
+            "s4[65537]{0}", "u4[1048579]{0}", "s4[0]{0}", "s2[5]{0}", "u2[3,3]{1,0:E(2)}", "s2[65539]{0}",
+            "s1[9]{0}", "u1[2,4]{1,0:E(1)}", "u1[1048583]{0}", "s4[3,5]{0,1}", "s4[8]{0:T(8)}", "s4[8]{0:E(8)}"]
+
+
+def given_layouts(layouts):
+    return [arg for layout in layouts for arg in ("--layout", layout)]
+
+
+# The dense array of 2^20 1-bit elements is 1 MiB and more (a byte each).
+SUB_BYTE_RUN = ("sub-byte", given_layouts(SUB_BYTE) + ["--max-array-bytes", "4194304"])
+ADAPTER_RUNS = {"libxsmm": [("activations", given_layouts(ACTIVATIONS))],
+                "xla-intn": [SUB_BYTE_RUN], "xla-intn-new-buffer": [SUB_BYTE_RUN]}
 CASES = "300"
 BEGIN, END = "<!-- gate-implementations: begin -->", "<!-- gate-implementations: end -->"
 HEADER = ("| implementation | version | gated on | run | layouts claimed | byte_size | pack | unpack | relayout | verdict |\n"
@@ -81,10 +99,14 @@ def problem_kind(message):
 
 
 def version_of(command, env):
-    """The version the implementation gives in its answer to start."""
+    """The version the implementation gives in its answer to start, or None (and why, printed) if it gives none."""
     run = subprocess.run([command], input='{"seq":0,"op":"start","protocol":1}\n', capture_output=True, text=True,
                          timeout=60, env={**os.environ, **env})
-    return json.loads(run.stdout.splitlines()[0])["result"]["version"]
+    try:
+        return json.loads(run.stdout.splitlines()[0])["result"]["version"]
+    except (IndexError, ValueError, KeyError, TypeError):
+        print(f"{command} with {env}: no version, so not gated: {run.stderr.strip() or run.stdout.strip()}")
+        return None
 
 
 def row(name, version, day, run, report, cases):
@@ -147,6 +169,7 @@ def main():
     for key, (name, env) in ADAPTERS.items():
         mine = [r for r in old_rows if r.startswith(f"| {name} |")]
         versions = {version_of(command, env): command for command in given.get(key, [])}
+        versions.pop(None, None)
         kept = [r for r in mine if cells(r)[1] not in versions]
         for r in kept:
             print(f"{key} {cells(r)[1]}: not gated here; its row of the run '{cells(r)[3]}' is left as it is")

@@ -1,5 +1,7 @@
-// Shim of XLA's util.h for TransposePlan (peers/xla/shims/README.md): the two
-// error constructors and three integer helpers transpose.cc calls.
+// Shim of XLA's util.h (peers/xla/shims/README.md): the two error
+// constructors and three integer helpers transpose.cc calls, and, where the
+// build took them from the checkout (peers/xla/extract_intn.py), XLA's own
+// sub-byte packing functions, PackIntN and UnpackIntN.
 #pragma once
 
 #include "absl/status/status.h"
@@ -39,3 +41,7 @@ constexpr T RoundUpTo(T value, T divisor) {
 }
 
 }  // namespace xla
+
+#if __has_include("xla_intn.h")
+#include "xla_intn.h"
+#endif
