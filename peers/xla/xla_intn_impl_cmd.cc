@@ -33,6 +33,7 @@
 #include <vector>
 
 #include <tilecheck/spec/model.h>
+#include <tilecheck/spec/semantics.h>
 
 #include "peers/command/peer_command.h"
 #include "xla/util.h"  // XLA's PackIntN and UnpackIntN, through the shim (xla_intn.h)
@@ -91,14 +92,13 @@ std::optional<std::string> unclaimed(const ShapeWithLayout& shape) {
   return std::nullopt;
 }
 
-size_t element_count(const ShapeWithLayout& shape) {
-  size_t n = 1;
-  for (const int64_t d : shape.dims) n *= static_cast<size_t>(d);
-  return n;
-}
+// The bytes of n packed values of `bits` each, as XLA's transfer managers
+// size a packed buffer (CeilOfRatio of the count by the values per byte).
+size_t packed_bytes(size_t n, int bits) { return (n * bits + 7) / 8; }
 
 peers::Bytes pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) {
-  const size_t n = element_count(shape);
+  // The protocol's dense array: one byte per value (spec::dense_byte_size).
+  const size_t n = static_cast<size_t>(tilecheck::spec::dense_byte_size(shape));
   const int bits = tilecheck::natural_bit_width(shape.type);
   peers::require_size("\"dense\"", dense, n);
   const char* in = reinterpret_cast<const char*>(dense.data());
@@ -112,7 +112,7 @@ peers::Bytes pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) 
   }
 #endif
   // As XLA's transfer managers size the packed buffer.
-  peers::Bytes out((n * bits + 7) / 8);
+  peers::Bytes out(packed_bytes(n, bits));
   char* o = reinterpret_cast<char*>(out.data());
 #if defined(TILECHECK_XLA_PACK_INTN)
   xla::PackIntN(bits, absl::MakeConstSpan(in, n), absl::MakeSpan(o, out.size()));
@@ -123,9 +123,9 @@ peers::Bytes pack(const ShapeWithLayout& shape, std::span<const uint8_t> dense) 
 }
 
 peers::Bytes unpack(const ShapeWithLayout& shape, std::span<const uint8_t> physical) {
-  const size_t n = element_count(shape);
+  const size_t n = static_cast<size_t>(tilecheck::spec::dense_byte_size(shape));
   const int bits = tilecheck::natural_bit_width(shape.type);
-  peers::require_size("\"packed\"", physical, (n * bits + 7) / 8);
+  peers::require_size("\"packed\"", physical, packed_bytes(n, bits));
   const char* in = reinterpret_cast<const char*>(physical.data());
   peers::Bytes out(n);
   char* o = reinterpret_cast<char*>(out.data());
