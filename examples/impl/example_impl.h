@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <tilecheck/spec/model.h>
@@ -60,6 +61,12 @@ enum class Bug {
   kBitsOverflow,         // byte size counted in bits in an int64_t (wraps past 2^63 bits)
   kTile32,               // linear_index with a tile's number in its grid in 32 bits
   kRankLimit,            // ranks past 6 folded: the leading dims merged as if in the default order
+  // Data movement at size: each is right on every array of up to 65,536 elements.
+  kChunkedPack,          // pack in chunks of 65,536 dense elements: a byte two chunks share keeps the later's bits only
+  kCounter16,            // pack and unpack count dense elements in a uint16_t: past 65,536 the source wraps to its start
+  kThreadShares,         // pack of 65,536 elements or more in 4 thread shares of dense elements rounded up to a
+                         // multiple of 8 (whole bytes in row-major order): a byte two shares meet in keeps one share's bits
+  kStaging1MiB,          // pack and unpack through a staging buffer of 1 MiB: physical bytes past it are dropped
 };
 
 inline const std::map<std::string_view, Bug>& bug_names() {
@@ -80,7 +87,11 @@ inline const std::map<std::string_view, Bug>& bug_names() {
       {"dim_32bit", Bug::kDim32},
       {"bits_overflow", Bug::kBitsOverflow},
       {"tile_32bit", Bug::kTile32},
-      {"rank_limit", Bug::kRankLimit}};
+      {"rank_limit", Bug::kRankLimit},
+      {"chunked_pack", Bug::kChunkedPack},
+      {"counter_16bit", Bug::kCounter16},
+      {"thread_shares", Bug::kThreadShares},
+      {"staging_1mib", Bug::kStaging1MiB}};
   return names;
 }
 
@@ -210,8 +221,32 @@ class ExampleImpl {
       if (last_pack_.size() < out.size()) last_pack_.resize(out.size());
       std::copy(last_pack_.begin(), last_pack_.begin() + static_cast<ptrdiff_t>(out.size()), out.begin());
     }
+    const std::vector<int64_t> shares = share_starts(s);
+    if (shares.size() > 2) {
+      pack_in_shares(s, dense, shares, out);
+    } else {
+      pack_elements(s, dense, 0, element_count(s), out);
+    }
+    if (bug_ == Bug::kStaging1MiB && out.size() > kStagingBytes) {  // the staged first MiB, copied out
+      std::fill(out.begin() + static_cast<ptrdiff_t>(kStagingBytes), out.end(), uint8_t{0});
+    }
+    require_bytes(out.size(), byte_size(s));  // what it says the size is
+    if (bug_ == Bug::kReusedBuffer) std::copy(out.begin(), out.end(), last_pack_.begin());
+    return out;
+  }
+
+  static constexpr size_t kStagingBytes = size_t{1} << 20;  // Bug::kStaging1MiB
+
+  // Dense elements [first, last) packed into `out`, each bit set or cleared.
+  void pack_elements(const ShapeWithLayout& s, const uint8_t* dense, int64_t first, int64_t last,
+                     std::vector<uint8_t>& out) const {
     const int64_t bits = s.element_bits(), width = (bits + 7) / 8;
-    for_each_element(s, [&](int64_t i, const std::vector<int64_t>&, int64_t position) {
+    for_each_element(s, first, last, [&](int64_t i, int64_t position) {
+      const int64_t start = bit_of(s, position, 0);
+      if (bits % 8 == 0 && start % 8 == 0) {  // whole bytes: copied
+        std::memcpy(&out[static_cast<size_t>(start / 8)], dense + i * width, static_cast<size_t>(width));
+        return;
+      }
       for (int64_t b = 0; b < bits; ++b) {  // bit b of the value -> its bit in the buffer
         const int64_t at = bit_of(s, position, b);
         const bool one = (dense[i * width + b / 8] >> (b % 8)) & 1;
@@ -219,9 +254,50 @@ class ExampleImpl {
                                                : out[at / 8] & ~(1u << (at % 8)));
       }
     });
-    require_bytes(out.size(), byte_size(s));  // what it says the size is
-    if (bug_ == Bug::kReusedBuffer) std::copy(out.begin(), out.end(), last_pack_.begin());
-    return out;
+  }
+
+  // Where the dense elements are split to be packed apart: {0, count}, or
+  // the starts of the chunks (Bug::kChunkedPack) or thread shares
+  // (Bug::kThreadShares) and the count.
+  std::vector<int64_t> share_starts(const ShapeWithLayout& s) const {
+    const int64_t count = element_count(s);
+    std::vector<int64_t> starts = {0};
+    int64_t step = count;
+    if (bug_ == Bug::kChunkedPack) step = int64_t{1} << 16;
+    if (bug_ == Bug::kThreadShares && count >= (int64_t{1} << 16)) step = ((count + 3) / 4 + 7) / 8 * 8;
+    for (int64_t at = step; at < count; at += step) starts.push_back(at);
+    starts.push_back(count);
+    return starts;
+  }
+
+  // Each share packed into a zeroed buffer of its own (a thread each), then
+  // the bytes it wrote copied into `out`, share after share: where two
+  // shares write one byte, the later share's copy holds only its own bits.
+  void pack_in_shares(const ShapeWithLayout& s, const uint8_t* dense, const std::vector<int64_t>& starts,
+                      std::vector<uint8_t>& out) const {
+    const size_t n = starts.size() - 1;
+    std::vector<std::vector<uint8_t>> parts(n, std::vector<uint8_t>(out.size(), 0));
+    std::vector<std::vector<bool>> wrote(n, std::vector<bool>(out.size(), false));
+    const auto pack_share = [&](size_t k) {
+      std::vector<uint8_t>& part = parts[k];
+      pack_elements(s, dense, starts[k], starts[k + 1], part);
+      const int64_t bits = s.element_bits();
+      for_each_element(s, starts[k], starts[k + 1], [&](int64_t, int64_t position) {
+        for (int64_t b = 0; b < bits; ++b) wrote[k][static_cast<size_t>(bit_of(s, position, b) / 8)] = true;
+      });
+    };
+    if (bug_ == Bug::kThreadShares) {
+      std::vector<std::thread> threads;
+      for (size_t k = 0; k < n; ++k) threads.emplace_back(pack_share, k);
+      for (std::thread& t : threads) t.join();
+    } else {
+      for (size_t k = 0; k < n; ++k) pack_share(k);
+    }
+    for (size_t k = 0; k < n; ++k) {
+      for (size_t j = 0; j < out.size(); ++j) {
+        if (wrote[k][j]) out[j] = parts[k][j];
+      }
+    }
   }
 
   // Bug::kFloatArithmetic: each f32 or bf16 value as `v + 0.0f` computes it
@@ -252,7 +328,18 @@ class ExampleImpl {
     const int64_t bits = s.element_bits(), width = (bits + 7) / 8;
     const bool is_signed = tilecheck::is_signed_integral(s.type);
     std::vector<uint8_t> dense(static_cast<size_t>(dense_size(s)), 0);
-    for_each_element(s, [&](int64_t i, const std::vector<int64_t>&, int64_t position) {
+    std::vector<uint8_t> staged;
+    if (bug_ == Bug::kStaging1MiB && physical_bytes > kStagingBytes) {  // the first MiB staged, the rest zero
+      staged.assign(physical, physical + kStagingBytes);
+      staged.resize(physical_bytes, 0);
+      physical = staged.data();
+    }
+    for_each_element(s, 0, element_count(s), [&](int64_t i, int64_t position) {
+      const int64_t start = bit_of(s, position, 0);
+      if (bits % 8 == 0 && start % 8 == 0) {  // whole bytes: copied
+        std::memcpy(&dense[static_cast<size_t>(i * width)], physical + start / 8, static_cast<size_t>(width));
+        return;
+      }
       bool one = false;
       for (int64_t b = 0; b < width * 8; ++b) {
         if (b < bits) {
@@ -462,18 +549,51 @@ class ExampleImpl {
     return at;
   }
 
-  // body(i, element, position) for every element, i counting them row-major.
+  // body(i, position) for the elements i = first .. last - 1, counting
+  // them row-major (Bug::kCounter16: i in a uint16_t). Without a '*' each
+  // dim's coordinate is tiled on its own, so a position is a sum of one term
+  // per dim, the position of the element with that coordinate and zeros
+  // elsewhere: a table of terms per dim, and one addition per element.
+  // Otherwise (and past 2^31 positions, where the narrow-arithmetic bugs
+  // part from the sum) each element is indexed on its own.
   template <class Body>
-  void for_each_element(const ShapeWithLayout& s, Body body) const {
-    const int64_t count = element_count(s);
-    std::vector<int64_t> element(s.dims.size(), 0);
-    for (int64_t i = 0; i < count; ++i) {
-      body(i, element, index_of(s, element.data()));
-      for (size_t d = element.size(); d-- > 0;) {  // the next element, row-major
-        if (++element[d] < s.dims[d]) break;
-        element[d] = 0;
+  void for_each_element(const ShapeWithLayout& s, int64_t first, int64_t last, Body body) const {
+    if (first >= last) return;
+    const size_t rank = s.dims.size();
+    std::vector<int64_t> element(rank, 0);
+    for (size_t d = rank, rest = static_cast<size_t>(first); d-- > 0;) {
+      element[d] = static_cast<int64_t>(rest % static_cast<size_t>(s.dims[d]));
+      rest /= static_cast<size_t>(s.dims[d]);
+    }
+    const bool separable = !combines(s) && !(bug_ == Bug::kRankLimit && rank > 6) &&
+                           padded_count(s, s.layout.tiles.size()) < (int64_t{1} << 31);
+    std::vector<std::vector<int64_t>> terms(separable ? rank : 0);
+    int64_t position = 0;
+    for (size_t d = 0; d < terms.size(); ++d) {
+      std::vector<int64_t> unit(rank, 0);
+      for (int64_t x = 0; x < s.dims[d]; ++x) {
+        unit[d] = x;
+        terms[d].push_back(index_of(s, unit.data()));
+      }
+      position += terms[d][static_cast<size_t>(element[d])];
+    }
+    for (int64_t i = first; i < last; ++i) {
+      body(bug_ == Bug::kCounter16 ? static_cast<int64_t>(static_cast<uint16_t>(i)) : i,
+           separable ? position : index_of(s, element.data()));
+      for (size_t d = rank; d-- > 0;) {  // the next element, row-major
+        const int64_t before = element[d];
+        const bool carry = ++element[d] == s.dims[d];
+        if (carry) element[d] = 0;
+        if (separable) position += terms[d][static_cast<size_t>(element[d])] - terms[d][static_cast<size_t>(before)];
+        if (!carry) break;
       }
     }
+  }
+
+  static bool combines(const ShapeWithLayout& s) {
+    return std::any_of(s.layout.tiles.begin(), s.layout.tiles.end(), [](const tilecheck::Tile& t) {
+      return std::find(t.dims.begin(), t.dims.end(), tilecheck::kCombineDim) != t.dims.end();
+    });
   }
 
   Bug bug_;

@@ -35,6 +35,7 @@ parser of its own.
                            one, as if they were in the default order
 """
 import argparse
+import array
 import base64
 import json
 import sys
@@ -241,15 +242,57 @@ def delinearize(layout, position):
     return element
 
 
-def bit_offset(layout, element, count):
-    """Where the element's bits start in the buffer of `count` positions."""
+def element_positions(layout):
+    """The linear index of every element, row-major. Without a '*' the
+    tiling maps each dim's coordinate on its own, so the index is a sum of
+    one term per dim (the index of the element with that coordinate and
+    zeros elsewhere): a table per dim, summed over all elements, costs an
+    addition per element. Otherwise (and past 2^31 positions, where the
+    narrow-arithmetic bugs start to differ from the sum) each element is
+    indexed on its own."""
+    dims = layout["dims"]
+    if 0 in dims:
+        return []
+    separable = not combines(layout) and not (BUG == "rank_limit" and len(dims) > 6) and padded_count(layout) < 2**31
+    if not separable:
+        return [linear_index(layout, e) for e in elements(dims)]
+    positions = [0]
+    for d, n in enumerate(dims):
+        unit = [0] * len(dims)
+        table = []
+        for x in range(n):
+            unit[d] = x
+            table.append(linear_index(layout, unit))
+        sums = []
+        for p in positions:
+            sums.extend(map(p.__add__, table))
+        positions = sums
+    return positions
+
+
+def bit_offset(layout, position, count):
+    """Where the bits of the element at `position` start in the buffer of
+    `count` positions."""
     bits = layout["element_bits"]
-    offset = linear_index(layout, element) * bits
+    offset = position * bits
     if BUG == "nibble_order" and bits == 4:
         offset ^= 4  # the other half of the byte
     if BUG == "odd_nibble_tail" and bits == 4 and count % 2 and offset == (count - 1) * 4:
         offset += 4  # the half-filled last byte: its high half
     return offset
+
+
+# The array module's type code of an unsigned integer of each whole width.
+WORDS = {w: code for code in "BHILQ" for w in [array.array(code).itemsize]}
+
+
+def plain(layout):
+    """Whether every element's bits start at its position times its width
+    (no bug moves them), in 1, 2, 4 or whole 1, 2, 4, 8 bytes: the fast
+    paths of pack and unpack."""
+    bits = layout["element_bits"]
+    return (BUG not in ("nibble_order", "odd_nibble_tail") and
+            (bits in (1, 2, 4) or (bits % 8 == 0 and bits // 8 in WORDS)))
 
 
 def pack(layout, dense):
@@ -264,14 +307,30 @@ def pack(layout, dense):
         _buffer = _buffer + bytearray(max(0, len(out) - len(_buffer)))
         out = _buffer[:len(out)]
     count = padded_count(layout)
-    for i, element in enumerate(elements(layout["dims"])):
-        value = int.from_bytes(dense[i * width:(i + 1) * width], "little") & mask
-        offset = bit_offset(layout, element, count)
-        first = offset // 8
-        shifted = value << (offset % 8)
-        keep = ~(mask << (offset % 8))
-        for j in range(ceil_div(offset % 8 + bits, 8)):
-            out[first + j] = (out[first + j] & (keep >> (8 * j)) & 0xFF) | ((shifted >> (8 * j)) & 0xFF)
+    positions = element_positions(layout)
+    if plain(layout) and bits >= 8:  # whole words: each element to its position
+        target = memoryview(out).cast(WORDS[width])
+        for position, value in zip(positions, memoryview(dense).cast(WORDS[width])):
+            target[position] = value
+    elif plain(layout) and not any(out):
+        # 1, 2 or 4 bits into zeros: each value to its position, then the
+        # positions 8 // bits to a byte
+        per_byte = 8 // bits
+        values = bytearray(ceil_div(count, per_byte) * per_byte)
+        for position, value in zip(positions, dense):
+            values[position] = value & mask
+        for j in range(per_byte):
+            for k, v in enumerate(values[j::per_byte]):
+                out[k] |= v << (j * bits)
+    else:
+        for i, position in enumerate(positions):
+            value = int.from_bytes(dense[i * width:(i + 1) * width], "little") & mask
+            offset = bit_offset(layout, position, count)
+            first = offset // 8
+            shifted = value << (offset % 8)
+            keep = ~(mask << (offset % 8))
+            for j in range(ceil_div(offset % 8 + bits, 8)):
+                out[first + j] = (out[first + j] & (keep >> (8 * j)) & 0xFF) | ((shifted >> (8 * j)) & 0xFF)
     if BUG == "reused_buffer":
         _buffer[:len(out)] = out
     return bytes(out)
@@ -282,16 +341,31 @@ def unpack(layout, packed):
     it zeros, or copies of its top bit for a signed integer type."""
     bits = layout["element_bits"]
     width = ceil_div(bits, 8)
+    mask = (1 << bits) - 1
     is_signed = layout["element_type"].startswith("s")
-    buffer = int.from_bytes(packed, "little")
-    out = bytearray()
     count = padded_count(layout)
-    for element in elements(layout["dims"]):
-        offset = bit_offset(layout, element, count)
-        value = (buffer >> offset) & ((1 << bits) - 1)
+    positions = element_positions(layout)
+
+    def widened(value):
         if is_signed and value >> (bits - 1):
             value -= 1 << bits
-        out += (value % (1 << (8 * width))).to_bytes(width, "little")
+        return value % (1 << (8 * width))
+
+    if plain(layout) and bits >= 8:  # whole words: each element from its position
+        source = memoryview(packed).cast(WORDS[width])
+        return array.array(WORDS[width], map(source.__getitem__, positions)).tobytes()
+    if plain(layout):  # 1, 2 or 4 bits: every position's value, then each element's
+        shifts = range(0, 8, bits)
+        values = [b >> shift & mask for b in packed for shift in shifts]
+        table = bytes(widened(v) for v in range(1 << bits))
+        return bytes(table[values[p]] for p in positions)
+    out = bytearray()
+    for position in positions:
+        offset = bit_offset(layout, position, count)
+        first = offset // 8
+        chunk = packed[first:first + ceil_div(offset % 8 + bits, 8)]
+        value = (int.from_bytes(chunk, "little") >> (offset % 8)) & mask
+        out += widened(value).to_bytes(width, "little")
     return bytes(out)
 
 
