@@ -35,9 +35,11 @@ struct ConformanceOptions {
   std::vector<std::string> types;   // --types
   std::vector<std::string> limits;  // --limit KEY=VALUE
   std::string max_array_bytes = "1M";  // --max-array-bytes (K/M/G suffixes)
+  bool max_array_bytes_given = false;  // else 16M with --size-set
   double shrink_seconds = 5;            // --shrink-seconds
   bool coverage = false;                // --coverage
   bool no_reach_set = false;            // --no-reach-set
+  bool size_set = false;                // --size-set
   std::string write_replay;             // --write-replay FILE
   std::string replay;                   // --replay FILE
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child

@@ -13,7 +13,7 @@ const std::vector<std::string>& coverage_features() {
       "untiled",        "tiled",           "ragged",      "sub-tiles",   "combined dim (*)",
       "E(n)",           "L(n)",            "memory space", "scalar",     "zero-size",
       "rank 4-6",       "rank 7+",        "half-filled byte", "past 2^31",  "past 2^32",
-      "past 2^53",      "dim past 2^32",  "2^31+ tiles"};
+      "past 2^53",      "dim past 2^32",  "2^31+ tiles", "2^16+ elements", "2^20+ elements"};
   return f;
 }
 
@@ -58,6 +58,10 @@ std::vector<std::string> features_of(const ShapeWithLayout& s) {
   if (padded > (int64_t{1} << 31)) out.push_back("past 2^31");
   if (padded > (int64_t{1} << 32)) out.push_back("past 2^32");
   if (padded > (int64_t{1} << 53)) out.push_back("past 2^53");
+  // Data movement at size: the element count, not the positions.
+  const int64_t count = spec::element_count(s);
+  if (count > (int64_t{1} << 16)) out.push_back("2^16+ elements");
+  if (count > (int64_t{1} << 20)) out.push_back("2^20+ elements");
   if (std::any_of(s.dims.begin(), s.dims.end(), [](int64_t d) { return d > (int64_t{1} << 32); })) {
     out.push_back("dim past 2^32");
   }
@@ -115,6 +119,9 @@ Coverage coverage_of(const ConformanceReport& r) {
   for (const FunctionReport& f : r.functions) {
     if (!f.exported) continue;
     for (const std::string& feature : coverage_features()) {
+      // Sizes are a run's to reach with --size-set only.
+      const bool size = feature == "2^16+ elements" || feature == "2^20+ elements";
+      if (size && !r.rules.stream.size_set) continue;
       for (const char* order : {"default", "other"}) {
         for (const std::string& width : coverage_width_classes()) {
           const CoverageCell cell{feature, order, width, f.function};

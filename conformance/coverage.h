@@ -39,7 +39,9 @@ struct Coverage {
 
 // Whether the cell is one a run must reach: no "other" order for a scalar,
 // E(n) and a half-filled final byte only for sub-byte types, no buffers for
-// shapes past 2^31 positions, no linear index of a zero-size array.
+// shapes past 2^31 positions, no linear index of a zero-size array. The
+// element counts past 2^16 and 2^20 are required of a run with --size-set
+// only (coverage_of).
 bool coverage_required(const CoverageCell& cell);
 
 Coverage coverage_of(const ConformanceReport& report);

@@ -271,11 +271,14 @@ class Checker {
   // does not claim them; nullopt when it claims neither.
   std::optional<ShapeWithLayout> relayout_target(const ShapeWithLayout& from) const {
     gen::SeededChoices choices = choices_for(print_shape(from));
-    // The target may pad up to four times the source (or the recipe's budget).
+    // The target may pad up to four times the source (or the recipe's
+    // budget), but not past --max-array-bytes where the source is within it:
+    // a large array is moved at size rather than not sent.
     gen::RecipeLimits limits;
+    const int64_t padded = std::min(spec::padded_element_count(from), int64_t{1} << 40);
+    const int64_t fits = options_.max_array_bytes / std::max<int64_t>(1, (from.element_bits() + 7) / 8);
     limits.max_padded_elements =
-        std::max(limits.max_padded_elements,
-                 4 * std::min(spec::padded_element_count(from), int64_t{1} << 40));
+        std::max(limits.max_padded_elements, 4 * padded > fits ? std::max(padded, fits) : 4 * padded);
     ShapeWithLayout to = gen::make_partner_layout(choices, from, limits);
     if (!unclaimed(to)) return to;
     to.layout.tiles.clear();
@@ -602,15 +605,22 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     ++report.catalogue_layouts;
     visit({"catalogue entry " + std::string(entry.name), shape});
   }
-  for (const std::string& text : stream.reach_set ? gen::reach_layouts() : std::vector<std::string>{}) {
-    const ShapeWithLayout shape = parse_shape(text);
-    if (!stream.keeps(shape)) {
-      ++report.narrowed_layouts;
-      continue;
+  // The reach set, then the size set (--size-set); the reach set's shapes
+  // past 2^31 positions are for the index operations only.
+  const auto send_set = [&](bool sent, const std::vector<std::string>& texts, const char* origin,
+                            int64_t& count) {
+    for (const std::string& text : sent ? texts : std::vector<std::string>{}) {
+      const ShapeWithLayout shape = parse_shape(text);
+      if (!stream.keeps(shape)) {
+        ++report.narrowed_layouts;
+        continue;
+      }
+      ++count;
+      visit({origin, shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
     }
-    ++report.reach_layouts;
-    visit({"reach set (tilecheck/gen/reach.h)", shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
-  }
+  };
+  send_set(stream.reach_set, gen::reach_layouts(), "reach set (tilecheck/gen/reach.h)", report.reach_layouts);
+  send_set(stream.size_set, gen::size_layouts(), "size set (tilecheck/gen/reach.h)", report.size_layouts);
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);
   const std::string profile =
@@ -763,6 +773,10 @@ std::string reproduce_command(ImplUnderTest& impl, ImplFunction f, const ShapeWi
   if (is_buffer_function(f) || f == ImplFunction::kParse) {
     reproduce += " --seed " + std::to_string(options.seed);
     if (options.padding == GateOptions::Padding::kAny) reproduce += " --padding any";
+    // A limit other than the default, which the case may need to be sent.
+    if (is_buffer_function(f) && options.max_array_bytes != GateOptions{}.max_array_bytes) {
+      reproduce += " --max-array-bytes " + std::to_string(options.max_array_bytes);
+    }
   }
   if (f == ImplFunction::kByteSize && options.size_model == GateOptions::SizeModel::kXla) {
     reproduce += " --size-model xla";

@@ -168,6 +168,7 @@ struct LayoutStream {
   int64_t max_rank = -1;              // -1: any
   std::vector<ElementType> types;     // empty: any
   bool reach_set = true;              // --no-reach-set: false
+  bool size_set = false;              // --size-set: the size layouts after the reach set
   bool keeps(const ShapeWithLayout& shape) const;
 };
 
@@ -198,6 +199,7 @@ struct ConformanceReport {
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
   int64_t reach_layouts = 0;  // the reach set (tilecheck/gen/reach.h), after the catalogue
+  int64_t size_layouts = 0;   // --size-set: the size layouts (tilecheck/gen/reach.h), after the reach set
   int64_t replayed_sequences = 0;  // replay(): the request sequences asked
   std::string gate_flag;  // ImplUnderTest::gate_flag(), for commands in the report
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):

@@ -7,6 +7,8 @@
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <tilecheck/gen/fuzzed_choices.h>
 #include <tilecheck/gen/reach.h>
@@ -102,4 +104,48 @@ TEST(ReachSet, EveryLayoutIsValidAndEveryElementTypeIsThere) {
   }
   EXPECT_EQ(types.size(), tilecheck::all_element_types().size());
   EXPECT_GE(past_2_32, 10);
+}
+
+// The size layouts (size_layouts(), tilecheck/gen/reach.h): every split that layout
+// code makes in dense order -- every multiple of 2^16 elements, and the
+// starts of 4 shares of the elements rounded up to 8 -- falls inside a
+// first-level tile and, for sub-byte types, inside a byte of the physical
+// buffer, so that work split there shares a tile and a byte across the
+// split. Every width class, both dim orders, past 2^16 and 2^20 elements.
+TEST(ReachSet, EverySplitOfTheSizeLayoutsFallsInsideAByteAndATile) {
+  std::set<std::pair<int64_t, std::vector<int64_t>>> classes;  // (bits, order) past 2^20
+  for (const std::string& text : tilecheck::gen::size_layouts()) {
+    const tilecheck::ShapeWithLayout s = tilecheck::parse_shape(text);
+    ASSERT_FALSE(s.layout.tiles.empty()) << text;
+    const int64_t count = tilecheck::spec::element_count(s);
+    EXPECT_GT(count, int64_t{1} << 16) << text;
+    std::vector<int64_t> splits;
+    for (int64_t at = int64_t{1} << 16; at < count; at += int64_t{1} << 16) splits.push_back(at);
+    const int64_t share = ((count + 3) / 4 + 7) / 8 * 8;
+    for (int k = 1; k < 4; ++k) splits.push_back(k * share);
+    int64_t tile = 1;
+    for (int64_t t : s.layout.tiles.front().dims) tile *= t;
+    for (const int64_t at : splits) {
+      std::vector<int64_t> element(s.dims.size());
+      for (size_t d = s.dims.size(), rest = static_cast<size_t>(at); d-- > 0;) {
+        element[d] = static_cast<int64_t>(rest % static_cast<size_t>(s.dims[d]));
+        rest /= static_cast<size_t>(s.dims[d]);
+      }
+      const int64_t position = tilecheck::spec::linear_index(s, element);
+      EXPECT_NE(position % tile, 0) << text << ": element " << at << " starts a tile";
+      if (s.element_bits() < 8) {
+        EXPECT_NE(position * s.element_bits() % 8, 0) << text << ": element " << at << " starts a byte";
+      }
+    }
+    // Both dims ragged under the tile.
+    for (size_t j = 0; j < 2; ++j) {
+      const int64_t entry = s.layout.tiles.front().dims[1 - j];
+      EXPECT_NE(s.dims[static_cast<size_t>(s.layout.minor_to_major[j])] % entry, 0) << text;
+    }
+    if (count > (int64_t{1} << 20)) {
+      classes.insert({s.element_bits() * (s.layout.element_size_bits ? -1 : 1), s.layout.minor_to_major});
+    }
+  }
+  // 1, 2 and 4 bits with and without E(n), 8, 16, 32, 64: ten, in two orders.
+  EXPECT_EQ(classes.size(), 20u);
 }

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include <tilecheck/gen/reach.h>
+#include <tilecheck/spec/semantics.h>
+#include <tilecheck/spec/syntax.h>
 #include "tests/run_tilecheck.h"
 #include "tests/text_match.h"
 
@@ -257,6 +259,58 @@ TEST(ImplCmd, WidthAndRankBugsFailOnTheReachSetAndShrinkToTheirEdge) {
     again_args.insert(again_args.end(), {"--layout", c.minimal_layout});
     const Output again = tilecheck(again_args);
     EXPECT_NE(again.out.find(std::string("\nFAILED ") + c.failed + "\n"), std::string::npos) << what << again.out;
+  }
+}
+
+// Bugs of data movement at size, each right on every array of up to 65,536
+// elements: packing in chunks of 65,536 that lose a byte two chunks share,
+// a 16-bit element counter, thread shares rounded to whole bytes of the
+// row-major order (which a tiled layout's bytes do not follow), a staging
+// buffer of 1 MiB. The size set's layouts (--size-set, tilecheck/gen/reach.h,
+// size_layouts; narrowed here to one type each, without the reach set,
+// whose arrays are all smaller) catch each, shrink it to a
+// case that still has the size -- past 65,536 elements, or for the staging
+// buffer a physical buffer past 1 MiB -- and print a reproduce line that
+// fails again.
+TEST(ImplCmd, SizeBugsFailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
+  struct Case {
+    const char* bug;
+    const char* type;
+    int64_t past_elements, past_bytes;
+    bool past_2_20;  // shown by the layouts past 2^20 only; else they are left out (1M), for time
+  };
+  const Case cases[] = {
+      {"chunked_pack", "u4", int64_t{1} << 16, 0, false},
+      {"counter_16bit", "bf16", int64_t{1} << 16, 0, false},
+      {"thread_shares", "s2", (int64_t{1} << 16) - 1, 0, false},
+      {"staging_1mib", "f32", 0, int64_t{1} << 20, true},
+  };
+  const FrontEnd& f = kFrontEnds[1];
+  for (const Case& c : cases) {
+    const std::string what = std::string(f.name) + " --bug " + c.bug;
+    std::vector<std::string> args = {"gate"};
+    for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
+    args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "60"});
+    if (!c.past_2_20) args.insert(args.end(), {"--max-array-bytes", "1M"});
+    const Output r = tilecheck(with_fewer_positions(args));
+    EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
+    const size_t at = r.out.find("\nFAILED pack: wrong packed bytes\n");
+    ASSERT_NE(at, std::string::npos) << what << r.out;
+    EXPECT_NE(r.out.find("found on:      size set (tilecheck/gen/reach.h): "), std::string::npos) << what << r.out;
+    const std::string minimal = after(r.out.substr(at), "layout");
+    const tilecheck::ShapeWithLayout s = tilecheck::parse_shape(minimal);
+    EXPECT_GT(tilecheck::spec::element_count(s), c.past_elements) << what << r.out;
+    EXPECT_GT(tilecheck::spec::byte_size(s), c.past_bytes) << what << r.out;
+    // The reproduce line carries the size set's limit, which the case may need.
+    if (c.past_2_20) {
+      EXPECT_NE(after(r.out.substr(at), "reproduce:").find(" --max-array-bytes 16777216"), std::string::npos)
+          << what << r.out;
+    }
+    std::vector<std::string> again_args = {"gate"};
+    for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
+    again_args.insert(again_args.end(), {"--layout", minimal, "--max-array-bytes", "16777216"});
+    const Output again = tilecheck(again_args);
+    EXPECT_EQ(again.exit_code, 1) << what << again.out;
   }
 }
 

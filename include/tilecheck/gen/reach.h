@@ -14,6 +14,8 @@
 //     limit), shapes whose positions pass 2^31, 2^32 and 2^53, with a dim
 //     past 2^32 and more than 2^31 tiles, in both orders;
 //   - ranks 8, in both orders.
+// With `tilecheck gate --size-set`, the size layouts follow (size_layouts
+// below): data movement past 2^16 and 2^20 elements.
 // conformance/coverage.h names these forms; `tilecheck gate --coverage`
 // shows which of them a run reached.
 // Every text here is a valid layout (gen_test, ReachSet.*, checks it).
@@ -25,6 +27,43 @@
 #include <tilecheck/spec/model.h>
 
 namespace tilecheck::gen {
+
+// Data movement at size: layout code breaks where work is split -- chunks
+// of 64 Ki elements, a 16-bit counter, a share per thread, a staging buffer
+// of 1 MiB -- and a split that falls inside a byte or a tile loses or
+// repeats what lies across it. For every width class (1, 2 and 4 bits with
+// and without E(n), 8, 16, 32 and 64 bits), its TPU format over
+// [255,259] (66,045 elements, past 2^16) and [1031,1025] (1,056,775, past
+// 2^20), in both dim orders. Both dims are ragged under every tile, and the
+// dims are chosen so that every multiple of 2^16 elements in dense
+// (row-major) order, and each quarter of the elements rounded up to 8,
+// falls inside a tile and, for the sub-byte types, inside a byte of the
+// physical buffer, in every one of these layouts (gen_test's
+// ReachSet.EverySplitOfTheSizeLayoutsFallsInsideAByteAndATile checks it).
+// The largest buffer, f64 past 2^20, is 9.1 MiB: --size-set raises
+// --max-array-bytes to 16M unless it is given, which sends them all.
+inline std::vector<std::string> size_layouts() {
+  struct Format {
+    const char* type;
+    const char* tiles;  // with E(n) for the sub-byte types that carry it
+  };
+  const Format formats[] = {
+      {"u1", "T(32,128)(32,1)"}, {"pred", "T(32,128)(32,1)E(1)"},  // 1 bit
+      {"u2", "T(16,128)(16,1)"}, {"s2", "T(16,128)(16,1)E(2)"},    // 2 bits
+      {"u4", "T(8,128)(8,1)"},   {"s4", "T(8,128)(8,1)E(4)"},      // 4 bits
+      {"s8", "T(32,128)(4,1)"},  {"bf16", "T(16,128)(2,1)"},       // 8, 16 bits
+      {"f32", "T(8,128)"},       {"f64", "T(8,128)"},               // 32, 64 bits
+  };
+  std::vector<std::string> out;
+  for (const char* dims : {"[255,259]", "[1031,1025]"}) {
+    for (const Format& f : formats) {
+      for (const char* order : {"1,0", "0,1"}) {
+        out.push_back(std::string(f.type) + dims + "{" + order + ":" + f.tiles + "}");
+      }
+    }
+  }
+  return out;
+}
 
 inline std::vector<std::string> reach_layouts() {
   std::vector<std::string> out;
