@@ -290,7 +290,7 @@ TEST(ImplCmd, SizeBugsFailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
     const std::string what = std::string(f.name) + " --bug " + c.bug;
     std::vector<std::string> args = {"gate"};
     for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-    args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "60"});
+    args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "20"});
     if (!c.past_2_20) args.insert(args.end(), {"--max-array-bytes", "1M"});
     const Output r = tilecheck(with_fewer_positions(args));
     EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
