@@ -607,9 +607,8 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
   }
   // The reach set, then the size set (--size-set); the reach set's shapes
   // past 2^31 positions are for the index operations only.
-  const auto send_set = [&](bool sent, const std::vector<std::string>& texts, const char* origin,
-                            int64_t& count) {
-    for (const std::string& text : sent ? texts : std::vector<std::string>{}) {
+  const auto send_set = [&](const std::vector<std::string>& texts, const char* origin, int64_t& count) {
+    for (const std::string& text : texts) {
       const ShapeWithLayout shape = parse_shape(text);
       if (!stream.keeps(shape)) {
         ++report.narrowed_layouts;
@@ -619,8 +618,8 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
       visit({origin, shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
     }
   };
-  send_set(stream.reach_set, gen::reach_layouts(), "reach set (tilecheck/gen/reach.h)", report.reach_layouts);
-  send_set(stream.size_set, gen::size_layouts(), "size set (tilecheck/gen/reach.h)", report.size_layouts);
+  if (stream.reach_set) send_set(gen::reach_layouts(), "reach set (tilecheck/gen/reach.h)", report.reach_layouts);
+  if (stream.size_set) send_set(gen::size_layouts(), "size set (tilecheck/gen/reach.h)", report.size_layouts);
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);
   const std::string profile =

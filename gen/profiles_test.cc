@@ -126,12 +126,9 @@ TEST(ReachSet, EverySplitOfTheSizeLayoutsFallsInsideAByteAndATile) {
     int64_t tile = 1;
     for (int64_t t : s.layout.tiles.front().dims) tile *= t;
     for (const int64_t at : splits) {
-      std::vector<int64_t> element(s.dims.size());
-      for (size_t d = s.dims.size(), rest = static_cast<size_t>(at); d-- > 0;) {
-        element[d] = static_cast<int64_t>(rest % static_cast<size_t>(s.dims[d]));
-        rest /= static_cast<size_t>(s.dims[d]);
-      }
-      const int64_t position = tilecheck::spec::linear_index(s, element);
+      tilecheck::spec::Int64Domain a;
+      const int64_t position =
+          tilecheck::spec::linear_index(s, tilecheck::spec::row_major_coordinates(a, at, s.dims));
       EXPECT_NE(position % tile, 0) << text << ": element " << at << " starts a tile";
       if (s.element_bits() < 8) {
         EXPECT_NE(position * s.element_bits() % 8, 0) << text << ": element " << at << " starts a byte";

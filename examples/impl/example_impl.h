@@ -237,18 +237,21 @@ class ExampleImpl {
 
   static constexpr size_t kStagingBytes = size_t{1} << 20;  // Bug::kStaging1MiB
 
-  // Dense elements [first, last) packed into `out`, each bit set or cleared.
+  // Dense elements [first, last) packed into `out`, each bit set or
+  // cleared; `wrote`, when given, marks each byte written.
   void pack_elements(const ShapeWithLayout& s, const uint8_t* dense, int64_t first, int64_t last,
-                     std::vector<uint8_t>& out) const {
+                     std::vector<uint8_t>& out, std::vector<bool>* wrote = nullptr) const {
     const int64_t bits = s.element_bits(), width = (bits + 7) / 8;
     for_each_element(s, first, last, [&](int64_t i, int64_t position) {
       const int64_t start = bit_of(s, position, 0);
       if (bits % 8 == 0 && start % 8 == 0) {  // whole bytes: copied
         std::memcpy(&out[static_cast<size_t>(start / 8)], dense + i * width, static_cast<size_t>(width));
+        if (wrote) std::fill_n(wrote->begin() + start / 8, width, true);
         return;
       }
       for (int64_t b = 0; b < bits; ++b) {  // bit b of the value -> its bit in the buffer
         const int64_t at = bit_of(s, position, b);
+        if (wrote) (*wrote)[static_cast<size_t>(at / 8)] = true;
         const bool one = (dense[i * width + b / 8] >> (b % 8)) & 1;
         out[at / 8] = static_cast<uint8_t>(one ? out[at / 8] | (1u << (at % 8))
                                                : out[at / 8] & ~(1u << (at % 8)));
@@ -278,14 +281,7 @@ class ExampleImpl {
     const size_t n = starts.size() - 1;
     std::vector<std::vector<uint8_t>> parts(n, std::vector<uint8_t>(out.size(), 0));
     std::vector<std::vector<bool>> wrote(n, std::vector<bool>(out.size(), false));
-    const auto pack_share = [&](size_t k) {
-      std::vector<uint8_t>& part = parts[k];
-      pack_elements(s, dense, starts[k], starts[k + 1], part);
-      const int64_t bits = s.element_bits();
-      for_each_element(s, starts[k], starts[k + 1], [&](int64_t, int64_t position) {
-        for (int64_t b = 0; b < bits; ++b) wrote[k][static_cast<size_t>(bit_of(s, position, b) / 8)] = true;
-      });
-    };
+    const auto pack_share = [&](size_t k) { pack_elements(s, dense, starts[k], starts[k + 1], parts[k], &wrote[k]); };
     if (bug_ == Bug::kThreadShares) {
       std::vector<std::thread> threads;
       for (size_t k = 0; k < n; ++k) threads.emplace_back(pack_share, k);
@@ -445,15 +441,7 @@ class ExampleImpl {
 
   // Bug::kCombineLogical on a layout with a '*': it merges the logically
   // adjacent dims, as if the dims were in row-major physical order.
-  bool combines_logically(const ShapeWithLayout& s) const {
-    if (bug_ != Bug::kCombineLogical) return false;
-    for (const auto& tile : s.layout.tiles) {
-      for (int64_t t : tile.dims) {
-        if (t == tilecheck::kCombineDim) return true;
-      }
-    }
-    return false;
-  }
+  bool combines_logically(const ShapeWithLayout& s) const { return bug_ == Bug::kCombineLogical && combines(s); }
 
   // The linear index; every other operation places elements with it.
   int64_t index_of(const ShapeWithLayout& s, const int64_t* element) const {

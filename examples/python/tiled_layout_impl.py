@@ -283,7 +283,7 @@ def bit_offset(layout, position, count):
 
 
 # The array module's type code of an unsigned integer of each whole width.
-WORDS = {w: code for code in "BHILQ" for w in [array.array(code).itemsize]}
+WORDS = {array.array(code).itemsize: code for code in "BHILQ"}
 
 
 def plain(layout):
@@ -308,11 +308,12 @@ def pack(layout, dense):
         out = _buffer[:len(out)]
     count = padded_count(layout)
     positions = element_positions(layout)
-    if plain(layout) and bits >= 8:  # whole words: each element to its position
+    fast = plain(layout)
+    if fast and bits >= 8:  # whole words: each element to its position
         target = memoryview(out).cast(WORDS[width])
         for position, value in zip(positions, memoryview(dense).cast(WORDS[width])):
             target[position] = value
-    elif plain(layout) and not any(out):
+    elif fast and not any(out):
         # 1, 2 or 4 bits into zeros: each value to its position, then the
         # positions 8 // bits to a byte
         per_byte = 8 // bits
@@ -351,10 +352,11 @@ def unpack(layout, packed):
             value -= 1 << bits
         return value % (1 << (8 * width))
 
-    if plain(layout) and bits >= 8:  # whole words: each element from its position
+    fast = plain(layout)
+    if fast and bits >= 8:  # whole words: each element from its position
         source = memoryview(packed).cast(WORDS[width])
         return array.array(WORDS[width], map(source.__getitem__, positions)).tobytes()
-    if plain(layout):  # 1, 2 or 4 bits: every position's value, then each element's
+    if fast:  # 1, 2 or 4 bits: every position's value, then each element's
         shifts = range(0, 8, bits)
         values = [b >> shift & mask for b in packed for shift in shifts]
         table = bytes(widened(v) for v in range(1 << bits))
