@@ -272,47 +272,53 @@ TEST(ImplCmd, WidthAndRankBugsFailOnTheReachSetAndShrinkToTheirEdge) {
 // case that still has the size -- past 65,536 elements, or for the staging
 // buffer a physical buffer past 1 MiB -- and print a reproduce line that
 // fails again.
-TEST(ImplCmd, SizeBugsFailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
-  struct Case {
-    const char* bug;
-    const char* type;
-    int64_t past_elements, past_bytes;
-    bool past_2_20;  // shown by the layouts past 2^20 only; else they are left out (1M), for time
-  };
-  const Case cases[] = {
-      {"chunked_pack", "u4", int64_t{1} << 16, 0, false},
-      {"counter_16bit", "bf16", int64_t{1} << 16, 0, false},
-      {"thread_shares", "s2", (int64_t{1} << 16) - 1, 0, false},
-      {"staging_1mib", "f32", 0, int64_t{1} << 20, true},
-  };
+struct SizeBug {
+  const char* bug;
+  const char* type;
+  int64_t past_elements, past_bytes;
+  bool past_2_20;  // shown by the layouts past 2^20 only; else they are left out (1M), for time
+};
+const SizeBug kSizeBugs[] = {
+    {"chunked_pack", "u4", int64_t{1} << 16, 0, false},
+    {"counter_16bit", "bf16", int64_t{1} << 16, 0, false},
+    {"thread_shares", "s2", (int64_t{1} << 16) - 1, 0, false},
+    {"staging_1mib", "f32", 0, int64_t{1} << 20, true},
+};
+
+class SizeBugs : public testing::TestWithParam<SizeBug> {};
+
+TEST_P(SizeBugs, FailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
+  const SizeBug& c = GetParam();
   const FrontEnd& f = kFrontEnds[1];
-  for (const Case& c : cases) {
-    const std::string what = std::string(f.name) + " --bug " + c.bug;
-    std::vector<std::string> args = {"gate"};
-    for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-    args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "20"});
-    if (!c.past_2_20) args.insert(args.end(), {"--max-array-bytes", "1M"});
-    const Output r = tilecheck(with_fewer_positions(args));
-    EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
-    const size_t at = r.out.find("\nFAILED pack: wrong packed bytes\n");
-    ASSERT_NE(at, std::string::npos) << what << r.out;
-    EXPECT_NE(r.out.find("found on:      size set (tilecheck/gen/reach.h): "), std::string::npos) << what << r.out;
-    const std::string minimal = after(r.out.substr(at), "layout");
-    const tilecheck::ShapeWithLayout s = tilecheck::parse_shape(minimal);
-    EXPECT_GT(tilecheck::spec::element_count(s), c.past_elements) << what << r.out;
-    EXPECT_GT(tilecheck::spec::byte_size(s), c.past_bytes) << what << r.out;
-    // The reproduce line carries the size set's limit, which the case may need.
-    if (c.past_2_20) {
-      EXPECT_NE(after(r.out.substr(at), "reproduce:").find(" --max-array-bytes 16777216"), std::string::npos)
-          << what << r.out;
-    }
-    std::vector<std::string> again_args = {"gate"};
-    for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
-    again_args.insert(again_args.end(), {"--layout", minimal, "--max-array-bytes", "16777216"});
-    const Output again = tilecheck(again_args);
-    EXPECT_EQ(again.exit_code, 1) << what << again.out;
+  const std::string what = std::string(f.name) + " --bug " + c.bug;
+  std::vector<std::string> args = {"gate"};
+  for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
+  args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "20"});
+  if (!c.past_2_20) args.insert(args.end(), {"--max-array-bytes", "1M"});
+  const Output r = tilecheck(with_fewer_positions(args));
+  EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
+  const size_t at = r.out.find("\nFAILED pack: wrong packed bytes\n");
+  ASSERT_NE(at, std::string::npos) << what << r.out;
+  EXPECT_NE(r.out.find("found on:      size set (tilecheck/gen/reach.h): "), std::string::npos) << what << r.out;
+  const std::string minimal = after(r.out.substr(at), "layout");
+  const tilecheck::ShapeWithLayout s = tilecheck::parse_shape(minimal);
+  EXPECT_GT(tilecheck::spec::element_count(s), c.past_elements) << what << r.out;
+  EXPECT_GT(tilecheck::spec::byte_size(s), c.past_bytes) << what << r.out;
+  // The reproduce line carries the size set's limit, which the case may need.
+  if (c.past_2_20) {
+    EXPECT_NE(after(r.out.substr(at), "reproduce:").find(" --max-array-bytes 16777216"), std::string::npos)
+        << what << r.out;
   }
+  std::vector<std::string> again_args = {"gate"};
+  for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
+  again_args.insert(again_args.end(), {"--layout", minimal, "--max-array-bytes", "16777216"});
+  const Output again = tilecheck(again_args);
+  EXPECT_EQ(again.exit_code, 1) << what << again.out;
 }
+
+// One test per bug, so that ctest runs them side by side.
+INSTANTIATE_TEST_SUITE_P(ImplCmd, SizeBugs, testing::ValuesIn(kSizeBugs),
+                         [](const testing::TestParamInfo<SizeBug>& info) { return std::string(info.param.bug); });
 
 // An implementation that keeps state between requests (a cache keyed by
 // too little, a buffer reused without zeroing) fails only after earlier
