@@ -46,8 +46,10 @@ struct GateOptions {
   int64_t pack_limit = int64_t{1} << 20;        // largest element count pack/unpack runs on
   // With --impl/--impl-cmd: the largest buffer, dense or physical, the gate
   // sends or asks for (--max-array-bytes). A pack, unpack or relayout past
-  // it is "not sent: gate limit", never the implementation's skip.
-  int64_t max_array_bytes = int64_t{1} << 20;
+  // it is "not sent: gate limit", never the implementation's skip. 2 MiB:
+  // the size set's layouts past 2^20 elements of every type up to 8 bits
+  // wide (a dense buffer holds one element per byte) are within it.
+  int64_t max_array_bytes = int64_t{2} << 20;
   // With --impl/--impl-cmd: the time the shrinker of a failure may take
   // (--shrink-seconds); past it the smallest failing case so far is reported.
   double shrink_seconds = 5;

@@ -40,7 +40,11 @@ std::string layouts_line(const ConformanceReport& r) {
                                   : "profile " + std::string(gen::profile_name(stream.profile)) + ", ";
   return std::to_string(r.catalogue_layouts) + " from the catalogue, " + std::to_string(r.reach_layouts) +
          " from the reach set" +
-         (r.size_layouts ? ", " + std::to_string(r.size_layouts) + " at size" : std::string()) +
+         (stream.size_set ? ", " + std::to_string(r.size_layouts) + " at size" +
+                                (r.size_over_limit ? " (" + std::to_string(r.size_over_limit) +
+                                                         " more past --max-array-bytes)"
+                                                   : std::string())
+                          : std::string()) +
          (r.narrowed_layouts ? " (" + std::to_string(r.narrowed_layouts) +
                                    " more left out by --max-rank or --types)"
                              : std::string()) +
@@ -170,7 +174,7 @@ void print_coverage(std::ostream& out, const ConformanceReport& r) {
         for (const FunctionReport& f : r.functions) {
           if (!f.exported) continue;
           const conformance::CoverageCell c{feature, order, w, f.function};
-          cell += cov.reached.count(c) ? function_letter(f.function) : conformance::coverage_required(c) ? '.' : '-';
+          cell += cov.reached.count(c) ? function_letter(f.function) : cov.required.count(c) ? '.' : '-';
         }
         out << std::setw(10) << cell;
       }
@@ -345,6 +349,7 @@ void print_json_report(std::ostream& out, const ConformanceReport& r, bool with_
                          {{"catalogue", r.catalogue_layouts},
                           {"reach", r.reach_layouts},
                           {"size", r.size_layouts},
+                          {"size_over_limit", r.size_over_limit},
                           {"generated", r.generated_layouts},
                           {"given", r.given_layouts},
                           {"unclaimed", r.unclaimed_layouts}}},
@@ -378,7 +383,7 @@ conformance::RunRules run_rules(const ConformanceOptions& o) {
   rules.stream.profile = *gen::profile_from_name(o.profile);
   rules.stream.max_rank = o.max_rank;
   rules.stream.reach_set = !o.no_reach_set;
-  rules.stream.size_set = o.size_set;
+  rules.stream.size_set = !o.no_size_set;
   for (const std::string& name : o.types) {
     const std::optional<ElementType> t = element_type_from_name(name);
     if (!t) throw Error("--types: unknown element type '" + name + "'");
@@ -584,9 +589,9 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_option("--max-array-bytes", options.max_array_bytes,
                    "with --impl or --impl-cmd: the largest dense or physical buffer the gate sends or "
                    "asks for (K/M/G suffixes); a pack, unpack or relayout past it is reported as not "
-                   "sent (gate limit) and does not fail the gate; 16M with --size-set")
-      ->capture_default_str()
-      ->each([&options](const std::string&) { options.max_array_bytes_given = true; });
+                   "sent (gate limit) and does not fail the gate; the size set sends its layouts within "
+                   "it (16M sends them all)")
+      ->capture_default_str();
   gate->add_flag("--coverage", options.coverage,
                  "with --impl or --impl-cmd: also print what the run reached, by form of layout, dim "
                  "order, element width and operation, and the holes (with --json: a \"coverage\" "
@@ -594,10 +599,9 @@ void add_conformance_options(CLI::App* gate, ConformanceOptions& options) {
   gate->add_flag("--no-reach-set", options.no_reach_set,
                  "with --impl or --impl-cmd: leave out the reach set (docs/PROTOCOL.md, \"What the gate sends\"): "
                  "the catalogue and the generated layouts only, for a quick run");
-  gate->add_flag("--size-set", options.size_set,
-                 "with --impl or --impl-cmd: after the reach set, pack, unpack and relayout every width class's "
-                 "TPU format past 2^16 and 2^20 elements (docs/GATE.md, \"Data movement at size\"); "
-                 "--max-array-bytes is then 16M unless given");
+  gate->add_flag("--no-size-set", options.no_size_set,
+                 "with --impl or --impl-cmd: leave out the size set (docs/GATE.md, \"Data movement at size\"): "
+                 "pack, unpack and relayout of every width class's TPU format past 2^16 and 2^20 elements");
   gate->add_option("--write-replay", options.write_replay,
                    "with --impl or --impl-cmd: after a failure, write to this file the request sequence "
                    "of each failure (the failing case, after the earlier cases it depends on) for --replay");
@@ -628,9 +632,7 @@ void run_conformance(const ConformanceOptions& conformance, const std::vector<st
   const conformance::ProcessLimits limits = process_limits(conformance.limits);
   GateOptions run_options = options;
   run_options.padding = conformance.padding;
-  run_options.max_array_bytes = conformance.size_set && !conformance.max_array_bytes_given
-                                    ? int64_t{1} << 24
-                                    : byte_count(conformance.max_array_bytes);
+  run_options.max_array_bytes = byte_count(conformance.max_array_bytes);
   run_options.shrink_seconds = conformance.shrink_seconds;
   if (run_options.max_array_bytes < 1) {
     throw Error("--max-array-bytes: expected a positive byte count (digits, optional K, M or G), got '" +

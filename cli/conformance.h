@@ -34,12 +34,11 @@ struct ConformanceOptions {
   int64_t max_rank = -1;            // --max-rank; -1: any
   std::vector<std::string> types;   // --types
   std::vector<std::string> limits;  // --limit KEY=VALUE
-  std::string max_array_bytes = "1M";  // --max-array-bytes (K/M/G suffixes)
-  bool max_array_bytes_given = false;  // else 16M with --size-set
+  std::string max_array_bytes = "2M";  // --max-array-bytes (K/M/G suffixes)
   double shrink_seconds = 5;            // --shrink-seconds
   bool coverage = false;                // --coverage
   bool no_reach_set = false;            // --no-reach-set
-  bool size_set = false;                // --size-set
+  bool no_size_set = false;             // --no-size-set
   std::string write_replay;             // --write-replay FILE
   std::string replay;                   // --replay FILE
   double timeout_seconds = 10;  // --timeout: longest wait for one answer of the child

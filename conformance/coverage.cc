@@ -2,11 +2,33 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 
 namespace tilecheck::conformance {
+namespace {
+
+// The element counts past 2^16 and 2^20: required only where the run's
+// size set sends them (coverage_of).
+bool is_size_feature(const std::string& feature) {
+  return feature == "2^16+ elements" || feature == "2^20+ elements";
+}
+
+// Coverage::required (coverage.h), but for the sizes.
+bool form_required(const CoverageCell& c) {
+  const bool buffer = is_buffer_function(c.function);
+  if (c.order == "other" && c.feature == "scalar") return false;
+  if ((c.feature == "E(n)" || c.feature == "half-filled byte") && c.width != "sub-byte") return false;
+  const bool index_only = c.feature == "past 2^31" || c.feature == "past 2^32" || c.feature == "past 2^53" ||
+                          c.feature == "dim past 2^32" || c.feature == "2^31+ tiles";
+  if (index_only && buffer) return false;
+  if (c.feature == "zero-size" && c.function == ImplFunction::kLinearIndex) return false;
+  return true;
+}
+
+}  // namespace
 
 const std::vector<std::string>& coverage_features() {
   static const std::vector<std::string> f = {
@@ -93,16 +115,6 @@ std::string width_class(int64_t bits) {
 
 std::string width_class_of(const ShapeWithLayout& s) { return width_class(s.element_bits()); }
 
-bool coverage_required(const CoverageCell& c) {
-  const bool buffer = is_buffer_function(c.function);
-  if (c.order == "other" && c.feature == "scalar") return false;
-  if ((c.feature == "E(n)" || c.feature == "half-filled byte") && c.width != "sub-byte") return false;
-  const bool index_only = c.feature == "past 2^31" || c.feature == "past 2^32" || c.feature == "past 2^53" ||
-                          c.feature == "dim past 2^32" || c.feature == "2^31+ tiles";
-  if (index_only && buffer) return false;
-  if (c.feature == "zero-size" && c.function == ImplFunction::kLinearIndex) return false;
-  return true;
-}
 
 Coverage coverage_of(const ConformanceReport& r) {
   Coverage cov;
@@ -116,16 +128,27 @@ Coverage coverage_of(const ConformanceReport& r) {
     widths_sent.insert(width_class(natural_bit_width(s.type)));
     for (const std::string& f : features_of(s)) ++cov.reached[{f, order, width, c.function}];
   }
+  // The sizes a run must reach: those of the size set's layouts it sends
+  // (within --max-array-bytes, kept by --max-rank and --types).
+  std::set<std::tuple<std::string, std::string, std::string>> sizes_sent;  // feature, order, width
+  if (r.rules.stream.size_set && r.given_layouts == 0 && r.replayed_sequences == 0) {
+    for (const ShapeWithLayout& s : size_set_within(r.max_array_bytes)) {
+      if (!r.rules.stream.keeps(s)) continue;
+      for (const std::string& f : features_of(s)) {
+        if (is_size_feature(f)) sizes_sent.insert({f, dim_order_of(s), width_class_of(s)});
+      }
+    }
+  }
   for (const FunctionReport& f : r.functions) {
     if (!f.exported) continue;
     for (const std::string& feature : coverage_features()) {
-      // Sizes are a run's to reach with --size-set only.
-      const bool size = feature == "2^16+ elements" || feature == "2^20+ elements";
-      if (size && !r.rules.stream.size_set) continue;
       for (const char* order : {"default", "other"}) {
         for (const std::string& width : coverage_width_classes()) {
+          if (is_size_feature(feature) && !sizes_sent.count({feature, order, width})) continue;
           const CoverageCell cell{feature, order, width, f.function};
-          if (!coverage_required(cell) || cov.reached.count(cell)) continue;
+          if (!form_required(cell)) continue;
+          cov.required.insert(cell);
+          if (cov.reached.count(cell)) continue;
           (widths_sent.count(width) ? cov.holes : cov.unclaimed).push_back(cell);
         }
       }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -31,18 +32,18 @@ struct CoverageCell {
 
 struct Coverage {
   std::map<CoverageCell, int64_t> reached;  // cases answered per cell
+  // The cells the run must reach, for the operations the implementation
+  // offers: no "other" order for a scalar, E(n) and a half-filled final
+  // byte only for sub-byte types, no buffers for shapes past 2^31
+  // positions, no linear index of a zero-size array; the element counts
+  // past 2^16 and 2^20 only in the orders and width classes of the size
+  // set's layouts the run sends.
+  std::set<CoverageCell> required;
   // Cells that must be reached for an operation the implementation offers
   // and were not; those of a width class none of whose types (by natural
   // width) it answered a case of are `unclaimed` instead.
   std::vector<CoverageCell> holes, unclaimed;
 };
-
-// Whether the cell is one a run must reach: no "other" order for a scalar,
-// E(n) and a half-filled final byte only for sub-byte types, no buffers for
-// shapes past 2^31 positions, no linear index of a zero-size array. The
-// element counts past 2^16 and 2^20 are required of a run with --size-set
-// only (coverage_of).
-bool coverage_required(const CoverageCell& cell);
 
 Coverage coverage_of(const ConformanceReport& report);
 

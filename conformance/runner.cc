@@ -605,21 +605,26 @@ void for_each_layout(const std::vector<ShapeWithLayout>& given, const GateOption
     ++report.catalogue_layouts;
     visit({"catalogue entry " + std::string(entry.name), shape});
   }
-  // The reach set, then the size set (--size-set); the reach set's shapes
-  // past 2^31 positions are for the index operations only.
-  const auto send_set = [&](const std::vector<std::string>& texts, const char* origin, int64_t& count) {
-    for (const std::string& text : texts) {
-      const ShapeWithLayout shape = parse_shape(text);
-      if (!stream.keeps(shape)) {
-        ++report.narrowed_layouts;
-        continue;
-      }
-      ++count;
-      visit({origin, shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
+  // The reach set, then the size set; the reach set's shapes past 2^31
+  // positions are for the index operations only.
+  const auto send = [&](const ShapeWithLayout& shape, const char* origin, int64_t& count) {
+    if (!stream.keeps(shape)) {
+      ++report.narrowed_layouts;
+      return;
     }
+    ++count;
+    visit({origin, shape, spec::padded_element_count(shape) > (int64_t{1} << 31)});
   };
-  if (stream.reach_set) send_set(gen::reach_layouts(), "reach set (tilecheck/gen/reach.h)", report.reach_layouts);
-  if (stream.size_set) send_set(gen::size_layouts(), "size set (tilecheck/gen/reach.h)", report.size_layouts);
+  if (stream.reach_set) {
+    for (const std::string& text : gen::reach_layouts()) {
+      send(parse_shape(text), "reach set (tilecheck/gen/reach.h)", report.reach_layouts);
+    }
+  }
+  if (stream.size_set) {
+    for (const ShapeWithLayout& shape : size_set_within(options.max_array_bytes, &report.size_over_limit)) {
+      send(shape, "size set (tilecheck/gen/reach.h)", report.size_layouts);
+    }
+  }
   gen::SeededChoices choices(options.seed);  // --seed: a deterministic stream
   const gen::RecipeLimits limits = gen::profile_limits(stream.profile, gen::kExhaustiveLimits);
   const std::string profile =
@@ -692,6 +697,19 @@ const char* status_name(CaseOutcome::Status s) {
   return "?";
 }
 
+std::vector<ShapeWithLayout> size_set_within(int64_t max_array_bytes, int64_t* over_limit) {
+  std::vector<ShapeWithLayout> out;
+  for (const std::string& text : gen::size_layouts()) {
+    ShapeWithLayout shape = parse_shape(text);
+    if (std::max(spec::dense_byte_size(shape), spec::byte_size(shape)) <= max_array_bytes) {
+      out.push_back(std::move(shape));
+    } else if (over_limit) {
+      ++*over_limit;
+    }
+  }
+  return out;
+}
+
 bool LayoutStream::keeps(const ShapeWithLayout& shape) const {
   if (max_rank >= 0 && shape.rank() > max_rank) return false;
   return types.empty() || std::find(types.begin(), types.end(), shape.type) != types.end();
@@ -756,6 +774,7 @@ ConformanceReport empty_report(ImplUnderTest& impl, const GateOptions& options, 
   report.gate_flag = impl.gate_flag();
   report.exports = impl.exports();
   report.seed = options.seed;
+  report.max_array_bytes = options.max_array_bytes;
   for (ImplFunction f : kFunctions) {
     FunctionReport fr;
     fr.function = f;

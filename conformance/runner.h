@@ -168,9 +168,14 @@ struct LayoutStream {
   int64_t max_rank = -1;              // -1: any
   std::vector<ElementType> types;     // empty: any
   bool reach_set = true;              // --no-reach-set: false
-  bool size_set = false;              // --size-set: the size layouts after the reach set
+  bool size_set = true;               // --no-size-set: false
   bool keeps(const ShapeWithLayout& shape) const;
 };
+
+// The size set's layouts (gen::size_layouts, tilecheck/gen/reach.h) whose
+// dense and physical buffers are all within `max_array_bytes`: the ones a
+// run sends. `over_limit`, when given, counts the others.
+std::vector<ShapeWithLayout> size_set_within(int64_t max_array_bytes, int64_t* over_limit = nullptr);
 
 // What the run must show besides the checks passing.
 struct RunRules {
@@ -199,7 +204,9 @@ struct ConformanceReport {
   ImplExports exports;
   int64_t catalogue_layouts = 0, generated_layouts = 0, given_layouts = 0;
   int64_t reach_layouts = 0;  // the reach set (tilecheck/gen/reach.h), after the catalogue
-  int64_t size_layouts = 0;   // --size-set: the size layouts (tilecheck/gen/reach.h), after the reach set
+  int64_t size_layouts = 0;   // the size set (tilecheck/gen/reach.h), after the reach set
+  int64_t size_over_limit = 0;  // the size set's layouts past --max-array-bytes, not sent
+  int64_t max_array_bytes = 0;  // GateOptions::max_array_bytes of the run
   int64_t replayed_sequences = 0;  // replay(): the request sequences asked
   std::string gate_flag;  // ImplUnderTest::gate_flag(), for commands in the report
   // Layouts the implementation does not claim (ImplUnderTest::unclaimed):

@@ -111,7 +111,8 @@ def version_of(command, env):
 
 def row(name, version, day, run, report, cases):
     layouts = report["layouts"]
-    total = layouts["catalogue"] + layouts["reach"] + layouts["generated"] + layouts["given"]
+    total = (layouts["catalogue"] + layouts["reach"] + layouts.get("size", 0) + layouts["generated"] +
+             layouts["given"])
     cells = []
     for op in OPERATIONS:
         mine = [m for f, _, m in cases if f == op]

@@ -38,7 +38,8 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
       with_fewer_positions({"gate", "--impl", EXAMPLE_IMPL, "--cases", "60"}));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_TRUE(search(r.out, "layouts: 40 from the catalogue, [1-9][0-9]* from the reach set, then 60 generated \\(seed 1\\)"))
+  EXPECT_TRUE(search(r.out, "layouts: 40 from the catalogue, [1-9][0-9]* from the reach set, [1-9][0-9]* at size "
+                     "\\([1-9][0-9]* more past --max-array-bytes\\), then 60 generated \\(seed 1\\)"))
       << r.out;
   for (const std::string f : {"linear_index", "pack", "byte_size"}) {
     // function, result, layouts checked, skipped, cases: nothing skipped.
@@ -50,7 +51,7 @@ TEST(Conformance, TheCorrectExamplePassesEveryFunction) {
 }
 
 TEST(Conformance, JsonReportsCountsPerFunction) {
-  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--json"}));
+  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", EXAMPLE_IMPL, "--cases", "5", "--no-size-set", "--json"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["ok"].get<bool>());
@@ -71,7 +72,7 @@ TEST(Conformance, JsonReportsCountsPerFunction) {
 
 TEST(Conformance, FirstTileByteSizeIsCaughtWithAMinimalCaseThatReproduces) {
   const Output r = tilecheck(
-      with_fewer_positions({"gate", "--impl", FIRST_TILE_SIZE_IMPL}));
+      with_fewer_positions({"gate", "--impl", FIRST_TILE_SIZE_IMPL, "--no-size-set"}));
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("\nFAILED byte_size: wrong byte size\n"), std::string::npos) << r.out;
@@ -140,7 +141,7 @@ TEST(Conformance, SizeModelXlaChecksAgainstXlasArraySize) {
 }
 
 TEST(Conformance, AnImplementationThatAbortsIsAFailureNotACrashOfTilecheck) {
-  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", CRASHING_IMPL, "--cases", "20"}));
+  const Output r = tilecheck(with_fewer_positions({"gate", "--impl", CRASHING_IMPL, "--cases", "20", "--no-size-set"}));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("\nFAILED linear_index: crashed: killed by signal 6 (SIGABRT)\n"),
@@ -186,7 +187,7 @@ TEST(Conformance, APluginThatForksInALoopIsStoppedWithAllItsProcesses) {
 // A plugin built against the first plugin header (tests/plugin_abi_v1)
 // exports linear_index, pack and byte_size only, and passes on those.
 TEST(Conformance, APluginBuiltAgainstTheFirstHeaderPassesUnchanged) {
-  const Output r = tilecheck({"gate", "--impl", PLUGIN_ABI_V1, "--cases", "20"});
+  const Output r = tilecheck({"gate", "--impl", PLUGIN_ABI_V1, "--cases", "20", "--no-size-set"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const char* op : {"linear_index", "pack", "byte_size"}) {
     EXPECT_TRUE(search(r.out, std::string("\\n") + op + " +passed ")) << r.out;
@@ -217,7 +218,7 @@ TEST(Conformance, WhatIsNotAUsableLibraryExitsTwo) {
             std::string::npos)
       << no_exports.err;
 
-  const Output unsupported = tilecheck({"gate", "--impl", UNSUPPORTING_IMPL, "--cases", "3"});
+  const Output unsupported = tilecheck({"gate", "--impl", UNSUPPORTING_IMPL, "--cases", "3", "--no-size-set"});
   EXPECT_EQ(unsupported.exit_code, 2);
   // Every layout with elements skipped (the zero-size ones have no element to ask about).
   std::vector<std::string> skipped;

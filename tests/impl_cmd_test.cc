@@ -32,15 +32,15 @@ using tilecheck::cli_testing::search;
 
 const std::string kExample = std::string(PYTHON3) + " " + PYTHON_EXAMPLE;
 
-// Five generated layouts after the catalogue, no reach set, and fewer
-// positions checked one by one (1,024, then 256 sampled): these tests are
-// about the command front end (faults, flags, reports), which the catalogue
-// exercises; the generated TPU layouts are large, and each costs the checker
-// (built with the sanitizers here) seconds. The reach set and the default
-// positions have tests of their own.
+// Five generated layouts after the catalogue, no reach set or size set,
+// and fewer positions checked one by one (1,024, then 256 sampled): these
+// tests are about the command front end (faults, flags, reports), which the
+// catalogue exercises; the generated TPU layouts are large, and each costs
+// the checker (built with the sanitizers here) seconds. The reach set, the
+// size set and the default positions have tests of their own.
 Output gate_cmd(const std::string& command, std::vector<std::string> more = {}) {
   std::vector<std::string> args =
-      with_fewer_positions({"gate", "--impl-cmd", command, "--cases", "5", "--no-reach-set"});
+      with_fewer_positions({"gate", "--impl-cmd", command, "--cases", "5", "--no-reach-set", "--no-size-set"});
   args.insert(args.end(), more.begin(), more.end());
   return tilecheck(args);
 }
@@ -101,12 +101,13 @@ class BothFrontEnds : public testing::TestWithParam<FrontEnd> {};
 TEST_P(BothFrontEnds, TheExamplesPassEveryOperationTheyOffer) {
   const FrontEnd& f = GetParam();
   {
-    // The C++ command's run over the reach set is TheDefaultRunHasNoCoverageHoles;
+    // The whole default run is the Python command's. The C++ command's run
+    // over the reach set and the size set is TheDefaultRunHasNoCoverageHoles;
     // the library's, with fewer positions, Conformance.TheCorrectExamplePassesEveryFunction:
     // both share example_impl.h, so the library's run here checks its front end.
     std::vector<std::string> more;
-    if (std::string(f.id) == "CppCmd") more = {"--no-reach-set"};
-    if (std::string(f.id) == "CppPlugin") more = with_fewer_positions({"--no-reach-set"});
+    if (std::string(f.id) == "CppCmd") more = {"--no-reach-set", "--no-size-set"};
+    if (std::string(f.id) == "CppPlugin") more = with_fewer_positions({"--no-reach-set", "--no-size-set"});
     const Output r = gate_with(f.flags(""), more);
     EXPECT_EQ(r.exit_code, 0) << f.name << r.out << r.err;
     for (const char* op : {"linear_index", "pack", "byte_size", "delinearize", "unpack", "relayout"}) {
@@ -198,7 +199,7 @@ TEST(ImplCmd, TheDefaultLayoutsCatchBugsOnlyRareLayoutsShow) {
       // 2^31, are always among the sampled ones).
       std::vector<std::string> args = {"gate"};
       for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120"});
+      args.insert(args.end(), {"--types", c.type, "--cases", "1", "--shrink-seconds", "120", "--no-size-set"});
       const Output r = tilecheck(with_fewer_positions(args));
       EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
       const size_t at = r.out.find(std::string("\nFAILED ") + c.failed + "\n");
@@ -266,23 +267,22 @@ TEST(ImplCmd, WidthAndRankBugsFailOnTheReachSetAndShrinkToTheirEdge) {
 // elements: packing in chunks of 65,536 that lose a byte two chunks share,
 // a 16-bit element counter, thread shares rounded to whole bytes of the
 // row-major order (which a tiled layout's bytes do not follow), a staging
-// buffer of 1 MiB. The size set's layouts (--size-set, tilecheck/gen/reach.h,
+// buffer of 1 MiB. The default run's size set (tilecheck/gen/reach.h,
 // size_layouts; narrowed here to one type each, without the reach set,
-// whose arrays are all smaller) catch each, shrink it to a
-// case that still has the size -- past 65,536 elements, or for the staging
-// buffer a physical buffer past 1 MiB -- and print a reproduce line that
-// fails again.
+// whose arrays are all smaller) catches each, shrinks it to a case that
+// still has the size -- past 65,536 elements, or for the staging buffer a
+// physical buffer past 1 MiB -- and prints a reproduce line that fails
+// again.
 struct SizeBug {
   const char* bug;
   const char* type;
   int64_t past_elements, past_bytes;
-  bool past_2_20;  // shown by the layouts past 2^20 only; else they are left out (1M), for time
 };
 const SizeBug kSizeBugs[] = {
-    {"chunked_pack", "u4", int64_t{1} << 16, 0, false},
-    {"counter_16bit", "bf16", int64_t{1} << 16, 0, false},
-    {"thread_shares", "s2", (int64_t{1} << 16) - 1, 0, false},
-    {"staging_1mib", "f32", 0, int64_t{1} << 20, true},
+    {"chunked_pack", "u4", int64_t{1} << 16, 0},
+    {"counter_16bit", "bf16", int64_t{1} << 16, 0},
+    {"thread_shares", "s2", (int64_t{1} << 16) - 1, 0},
+    {"staging_1mib", "s8", 0, int64_t{1} << 20},
 };
 
 class SizeBugs : public testing::TestWithParam<SizeBug> {};
@@ -293,8 +293,7 @@ TEST_P(SizeBugs, FailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
   const std::string what = std::string(f.name) + " --bug " + c.bug;
   std::vector<std::string> args = {"gate"};
   for (const std::string& flag : f.flags(c.bug)) args.push_back(flag);
-  args.insert(args.end(), {"--no-reach-set", "--size-set", "--types", c.type, "--cases", "1", "--shrink-seconds", "20"});
-  if (!c.past_2_20) args.insert(args.end(), {"--max-array-bytes", "1M"});
+  args.insert(args.end(), {"--no-reach-set", "--types", c.type, "--cases", "1"});
   const Output r = tilecheck(with_fewer_positions(args));
   EXPECT_EQ(r.exit_code, 1) << what << r.out << r.err;
   const size_t at = r.out.find("\nFAILED pack: wrong packed bytes\n");
@@ -304,14 +303,9 @@ TEST_P(SizeBugs, FailOnTheSizeLayoutsAndShrinkKeepingTheirSize) {
   const tilecheck::ShapeWithLayout s = tilecheck::parse_shape(minimal);
   EXPECT_GT(tilecheck::spec::element_count(s), c.past_elements) << what << r.out;
   EXPECT_GT(tilecheck::spec::byte_size(s), c.past_bytes) << what << r.out;
-  // The reproduce line carries the size set's limit, which the case may need.
-  if (c.past_2_20) {
-    EXPECT_NE(after(r.out.substr(at), "reproduce:").find(" --max-array-bytes 16777216"), std::string::npos)
-        << what << r.out;
-  }
   std::vector<std::string> again_args = {"gate"};
   for (const std::string& flag : f.flags(c.bug)) again_args.push_back(flag);
-  again_args.insert(again_args.end(), {"--layout", minimal, "--max-array-bytes", "16777216"});
+  again_args.insert(again_args.end(), {"--layout", minimal});
   const Output again = tilecheck(again_args);
   EXPECT_EQ(again.exit_code, 1) << what << again.out;
 }
@@ -524,14 +518,14 @@ TEST(ImplCmd, SkippingWhatItClaimsFailsTheGate) {
 }
 
 TEST(ImplCmd, ArraysPastTheGateLimitAreNotSentAndNeverFailACorrectImplementation) {
-  // One byte past the default --max-array-bytes (1M): pack, unpack and
+  // One byte past the default --max-array-bytes (2M): pack, unpack and
   // relayout are the gate's own "not sent", not the implementation's skips.
-  const std::string past = "u8[1048577]{0}";
+  const std::string past = "u8[2097153]{0}";
   const Output r = tilecheck({"gate", "--impl-cmd", kExample, "--layout", past});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const char* op : {"pack", "unpack", "relayout"}) {
     EXPECT_NE(r.out.find("  " + std::string(op) + ":" + past +
-                         "  (gate limit: a 1048577-byte buffer, over --max-array-bytes 1048576)\n"),
+                         "  (gate limit: a 2097153-byte buffer, over --max-array-bytes 2097152)\n"),
               std::string::npos)
         << op << r.out;
   }
@@ -548,7 +542,7 @@ TEST(ImplCmd, ArraysPastTheGateLimitAreNotSentAndNeverFailACorrectImplementation
 
   // Raised, the limit sends the same array, and the C++ example answers it.
   const Output sent = tilecheck({"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--layout", past,
-                                 "--max-array-bytes", "2M"});
+                                 "--max-array-bytes", "3M"});
   EXPECT_EQ(sent.exit_code, 0) << sent.out << sent.err;
   EXPECT_EQ(sent.out.find("not sent"), std::string::npos) << sent.out;
   for (const char* op : {"pack", "unpack", "relayout"}) EXPECT_TRUE(passed(sent, op)) << op << sent.out;
@@ -683,10 +677,23 @@ TEST(ImplCmd, TheDefaultRunHasNoCoverageHoles) {
     for (const auto& c : j["coverage"]["reached"]) reached += c["form"] == form && c["function"] == "linear_index";
     EXPECT_EQ(reached, 10) << form;
   }
+  // Data movement past 2^16 elements in every width class, and past 2^20
+  // where the default --max-array-bytes (2M) sends it: the sub-byte and
+  // 8-bit classes, in both orders.
+  int packed_past_2_16 = 0, packed_past_2_20 = 0;
+  for (const auto& c : j["coverage"]["reached"]) {
+    packed_past_2_16 += c["form"] == "2^16+ elements" && c["function"] == "pack";
+    packed_past_2_20 += c["form"] == "2^20+ elements" && c["function"] == "pack";
+  }
+  EXPECT_EQ(packed_past_2_16, 10);
+  EXPECT_EQ(packed_past_2_20, 4);
+  EXPECT_EQ(j["layouts"]["size"], 34);
+  EXPECT_EQ(j["layouts"]["size_over_limit"], 6);  // bf16, f32 and f64 past 2^20, both orders
   // Narrowed to f32, the other width classes are not holes but unclaimed;
   // the text form says so.
   const Output f32 = tilecheck(with_fewer_positions(
-      {"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--types", "f32", "--cases", "5"}));
+      {"gate", "--impl-cmd", EXAMPLE_IMPL_CMD, "--limit", "memory=0", "--coverage", "--types", "f32", "--cases", "5",
+       "--no-size-set"}));
   ASSERT_EQ(f32.exit_code, 0) << f32.err;
   EXPECT_NE(f32.out.find("\nholes (required, not reached): none\nnot reached because no type of the width class "
                          "is claimed: "),

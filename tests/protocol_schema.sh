@@ -10,11 +10,11 @@ tilecheck=$1 root=$2 work=$3
 mkdir -p "$work"
 log="$work/exchange.jsonl"
 rm -f "$log"
-"$tilecheck" gate --cases 10 --exhaustive-limit 256 --samples 64 --impl-cmd \
+"$tilecheck" gate --cases 10 --no-size-set --exhaustive-limit 256 --samples 64 --impl-cmd \
   "python3 $root/tests/record_protocol.py $log python3 $root/examples/python/tiled_layout_impl.py" >/dev/null
 # And with an implementation that offers `claims` (the example, claiming
 # the layouts of rank 2 only).
-"$tilecheck" gate --cases 3 --exhaustive-limit 256 --samples 64 --impl-cmd \
+"$tilecheck" gate --cases 3 --no-size-set --exhaustive-limit 256 --samples 64 --impl-cmd \
   "python3 $root/tests/record_protocol.py $log python3 $root/tests/faulty_impl_cmd.py claims_rank_2" >/dev/null
 python3 - "$root/docs/protocol-v1.schema.json" "$log" <<'PY'
 import json, sys

@@ -14,14 +14,16 @@
 //     limit), shapes whose positions pass 2^31, 2^32 and 2^53, with a dim
 //     past 2^32 and more than 2^31 tiles, in both orders;
 //   - ranks 8, in both orders.
-// With `tilecheck gate --size-set`, the size layouts follow (size_layouts
-// below): data movement past 2^16 and 2^20 elements.
+// The size layouts follow (size_layouts below): data movement past 2^16
+// and 2^20 elements (`tilecheck gate --no-size-set` leaves them out).
 // conformance/coverage.h names these forms; `tilecheck gate --coverage`
 // shows which of them a run reached.
 // Every text here is a valid layout (gen_test, ReachSet.*, checks it).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tilecheck/spec/model.h>
@@ -40,26 +42,35 @@ namespace tilecheck::gen {
 // falls inside a tile and, for the sub-byte types, inside a byte of the
 // physical buffer, in every one of these layouts (gen_test's
 // ReachSet.EverySplitOfTheSizeLayoutsFallsInsideAByteAndATile checks it).
-// The largest buffer, f64 past 2^20, is 9.1 MiB: --size-set raises
-// --max-array-bytes to 16M unless it is given, which sends them all.
+// A run sends those whose buffers are within --max-array-bytes: by
+// default (2M) every type up to 8 bits wide past 2^20 and every type past
+// 2^16; the largest, f64 past 2^20, is 9.1 MiB, so 16M sends them all.
+// Each width class's TPU format, as the size set moves it: with E(n) for
+// the sub-byte types that carry it. The recipe's make_size_layout
+// (layout_recipe.h) draws from the same formats.
+struct SizeFormat {
+  const char* type;
+  const char* tiles;
+};
+inline constexpr SizeFormat kSizeFormats[] = {
+    {"u1", "T(32,128)(32,1)"}, {"pred", "T(32,128)(32,1)E(1)"},  // 1 bit
+    {"u2", "T(16,128)(16,1)"}, {"s2", "T(16,128)(16,1)E(2)"},    // 2 bits
+    {"u4", "T(8,128)(8,1)"},   {"s4", "T(8,128)(8,1)E(4)"},      // 4 bits
+    {"s8", "T(32,128)(4,1)"},  {"bf16", "T(16,128)(2,1)"},       // 8, 16 bits
+    {"f32", "T(8,128)"},       {"f64", "T(8,128)"},               // 32, 64 bits
+};
+
+// `format` over [rows,cols] in the default dim order or the other.
+inline std::string size_layout_text(const SizeFormat& format, int64_t rows, int64_t cols, bool default_order) {
+  return std::string(format.type) + "[" + std::to_string(rows) + "," + std::to_string(cols) + "]{" +
+         (default_order ? "1,0" : "0,1") + ":" + format.tiles + "}";
+}
+
 inline std::vector<std::string> size_layouts() {
-  struct Format {
-    const char* type;
-    const char* tiles;  // with E(n) for the sub-byte types that carry it
-  };
-  const Format formats[] = {
-      {"u1", "T(32,128)(32,1)"}, {"pred", "T(32,128)(32,1)E(1)"},  // 1 bit
-      {"u2", "T(16,128)(16,1)"}, {"s2", "T(16,128)(16,1)E(2)"},    // 2 bits
-      {"u4", "T(8,128)(8,1)"},   {"s4", "T(8,128)(8,1)E(4)"},      // 4 bits
-      {"s8", "T(32,128)(4,1)"},  {"bf16", "T(16,128)(2,1)"},       // 8, 16 bits
-      {"f32", "T(8,128)"},       {"f64", "T(8,128)"},               // 32, 64 bits
-  };
   std::vector<std::string> out;
-  for (const char* dims : {"[255,259]", "[1031,1025]"}) {
-    for (const Format& f : formats) {
-      for (const char* order : {"1,0", "0,1"}) {
-        out.push_back(std::string(f.type) + dims + "{" + order + ":" + f.tiles + "}");
-      }
+  for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{255, 259}, {1031, 1025}}) {
+    for (const SizeFormat& f : kSizeFormats) {
+      for (const bool default_order : {true, false}) out.push_back(size_layout_text(f, rows, cols, default_order));
     }
   }
   return out;
