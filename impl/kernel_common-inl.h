@@ -1,6 +1,7 @@
 // What every kernel family stores with: Put, a store that is non-temporal
 // when the destination is much larger than the caches, and the whole-line
-// rule for streaming stores (kLineBytes, LinesWhole, StreamRuns).
+// rules for streaming stores (RowStoresHere, RowsStreamable, LinesWhole,
+// StreamRuns).
 // Highway per-target code: included once per SIMD target (hence the
 // toggling include guard, not #pragma once).
 #if defined(TILECHECK_IMPL_KERNEL_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -31,18 +32,14 @@ HWY_INLINE void Put(V v, D d, T* p) {
   }
 }
 
-// A cache line: the unit a streaming store's write-combining buffer fills.
-// A core has about ten such buffers, so a kernel that streams vectors
-// narrower than a line (AVX2's 32 bytes, SSE4's and NEON's 16) into 8 or 32
-// rows in turn evicts each buffer half full, and every partial line costs a
-// read-modify-write in memory (pred unpack at 0.03x memcpy on AVX2). Such
-// kernels stage a block of whole lines per row in L1 and stream it out with
+// The kernels stage whole lines where their vectors are narrower than a
+// line (kernels.h, kLineBytes and row_stores) and stream them out with
 // StreamRuns; every streamed kernel writes whole lines one after another.
-constexpr int64_t kLineBytes = 64;
 
-// True when this target's vectors are narrower than a line.
-HWY_INLINE bool NarrowerThanLine() {
-  return static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>())) < kLineBytes;
+// How this target's kernels store rows in turn (kernels.h, row_stores).
+HWY_INLINE RowStores RowStoresHere(bool stream, const void* dense, int64_t row_stride, int64_t n) {
+  const int64_t N = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<uint8_t>()));
+  return row_stores(stream, reinterpret_cast<uintptr_t>(dense), row_stride, n, N);
 }
 
 // An unpack may stream its dense rows (`n` bytes each, `row_stride` apart

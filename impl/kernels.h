@@ -53,6 +53,32 @@ void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, i
 // condition's mutant: docs/COVERAGE.md).
 bool rows_streamable(uintptr_t dense, int64_t row_stride, int64_t n, int64_t unit_bytes);
 
+// A cache line: the unit a streaming store's write-combining buffer fills.
+// A core has about ten such buffers, so a kernel that streams vectors
+// narrower than a line (AVX2's 32 bytes, SSE4's and NEON's 16) into 8 or 32
+// rows in turn evicts each buffer half full, and every partial line costs a
+// read-modify-write in memory (pred unpack at 0.03x memcpy on AVX2).
+inline constexpr int64_t kLineBytes = 64;
+
+// How a kernel that writes rows in turn -- `n` bytes each, `row_stride`
+// apart from `dense`, with vectors of `vector_bytes` -- stores them:
+enum class RowStores {
+  kCached,       // cached stores
+  kStreamed,     // its vectors streamed straight to the rows
+  kStagedLines,  // a block of whole lines per row staged in L1, streamed out line after line
+};
+// With `stream` (the destination far larger than the caches): streamed
+// where every store is a whole aligned vector (rows_streamable at the
+// vector) for vectors of a line or wider; staged where the rows are whole
+// lines (rows_streamable at the line) for narrower vectors; else cached.
+// Without `stream`, cached. Outside the per-target kernels, so that one
+// property checks it at every vector width from 16 to 256 bytes
+// (StreamedRowStoresAreAligned): every streamed store aligned, no line both
+// streamed and cached, each line's streamed stores one after another (a
+// whole line before the next), and streamed at least where the rows are
+// whole units.
+RowStores row_stores(bool stream, uintptr_t dense, int64_t row_stride, int64_t n, int64_t vector_bytes);
+
 }  // namespace tilecheck::impl::kernels
 
 namespace tilecheck::impl::kernels {

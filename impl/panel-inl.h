@@ -258,21 +258,21 @@ HWY_INLINE void UnpackTiles(const Panel& p, const uint8_t* phys, uint8_t* dense,
       if (ahead.known) PrefetchBytes(src + ahead.phys, g * nc * nb);
       if (g == 1) {
         Emit(src, dst, nc * nb, stream);
-      } else if (stream && NarrowerThanLine()) {
-        // Vectors narrower than a line, streamed into g rows in turn, would
-        // leave each row's write-combining buffer half full at every switch
-        // (kernel_common-inl.h, kLineBytes): unzip into the stage and stream
-        // each row's run out whole, where it is whole lines.
-        if (LinesWhole(dst, nc * nb, p.row_stride)) {
+        continue;
+      }
+      // g rows in turn (kernels.h, row_stores): vectors narrower than a
+      // line unzip into the stage, and each row's run streams out whole.
+      switch (RowStoresHere(stream, dst, p.row_stride, nc * nb)) {
+        case RowStores::kStagedLines:
           Unzip<false>(g, src, stage, nc * nb, nc);
           StreamRuns(stage, nc * nb, g, dst, p.row_stride);
-        } else {
+          break;
+        case RowStores::kStreamed:
+          Unzip<true>(g, src, dst, p.row_stride, nc);
+          break;
+        case RowStores::kCached:
           Unzip<false>(g, src, dst, p.row_stride, nc);
-        }
-      } else if (stream && RowsStreamable(dst, p.row_stride, nc * nb)) {
-        Unzip<true>(g, src, dst, p.row_stride, nc);
-      } else {
-        Unzip<false>(g, src, dst, p.row_stride, nc);
+          break;
       }
     }
   }

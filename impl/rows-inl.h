@@ -145,7 +145,10 @@ void PackRows2U16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64
   Columns(
       n, 8, out, stream,
       [&](int64_t c, auto s) { Rows2U16Step<decltype(s)::value>(r0 + c, r1 + c, out + 2 * c); },
-      [&](int64_t c) { out[2 * c] = r0[c], out[2 * c + 1] = r1[c]; });
+      [&](int64_t c) {  // bytes: the rows may start anywhere (an unaligned view)
+        std::memcpy(phys + 4 * c, dense + 2 * c, 2);
+        std::memcpy(phys + 4 * c + 2, dense + row_stride + 2 * c, 2);
+      });
 }
 
 void PackRows4U8(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {
@@ -215,7 +218,10 @@ void UnpackRows2U16(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
     hn::StoreU(a, d, r0 + c);
     hn::StoreU(b, d, r1 + c);
   }
-  for (; c < n; ++c) r0[c] = in[2 * c], r1[c] = in[2 * c + 1];
+  for (; c < n; ++c) {  // bytes: the rows may start anywhere (an unaligned view)
+    std::memcpy(dense + 2 * c, phys + 4 * c, 2);
+    std::memcpy(dense + row_stride + 2 * c, phys + 4 * c + 2, 2);
+  }
 }
 
 
@@ -283,32 +289,30 @@ void UnpackRows8U4Impl(const uint8_t* phys, uint8_t* dense, int64_t row_stride, 
 
 // Runs an unpack kernel into kRows dense rows, 4 physical bytes per
 // column (`impl(stream, sign, phys, dense, row_stride, n)`, stream and sign
-// as std::bool_constant), with the stores `stream` asks for: with vectors
-// narrower than a line, blocks of whole lines per row staged in L1 and
-// streamed out (kernel_common-inl.h, kLineBytes), or cached stores where the
-// rows' runs are not whole lines; else streamed where every row store is a
-// whole aligned vector (RowsStreamable).
+// as std::bool_constant), with the stores row_stores picks (kernels.h):
+// blocks of whole lines per row staged in L1 and streamed out, vectors
+// streamed straight to the rows, or cached stores.
 template <int64_t kRows, class Impl>
 HWY_INLINE void UnpackRowsStored(Impl impl, const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n,
                                  bool stream, bool sign) {
   auto run = [&](auto streamed, const uint8_t* p, uint8_t* d, int64_t rs, int64_t cols) {
     sign ? impl(streamed, std::true_type(), p, d, rs, cols) : impl(streamed, std::false_type(), p, d, rs, cols);
   };
-  if (stream && NarrowerThanLine()) {
-    if (LinesWhole(dense, row_stride, n)) {
+  switch (RowStoresHere(stream, dense, row_stride, n)) {
+    case RowStores::kStagedLines: {
       HWY_ALIGN uint8_t stage[kRows * kLineBytes];
       for (int64_t c = 0; c < n; c += kLineBytes) {
         run(std::false_type(), phys + 4 * c, stage, kLineBytes, kLineBytes);
         StreamRuns(stage, kLineBytes, kRows, dense + c, row_stride);
       }
-      return;
+      break;
     }
-    stream = false;
-  }
-  if (stream && RowsStreamable(dense, row_stride, n)) {
-    run(std::true_type(), phys, dense, row_stride, n);
-  } else {
-    run(std::false_type(), phys, dense, row_stride, n);
+    case RowStores::kStreamed:
+      run(std::true_type(), phys, dense, row_stride, n);
+      break;
+    case RowStores::kCached:
+      run(std::false_type(), phys, dense, row_stride, n);
+      break;
   }
 }
 
@@ -367,12 +371,12 @@ void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
 
 void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
                   bool dst_outer) {
-  auto src = [&](int64_t i) { return reinterpret_cast<const uint32_t*>(src_rows[i]); };
-  auto dst = [&](int64_t j) { return reinterpret_cast<uint32_t*>(dst_rows[j]); };
 #if HWY_TARGET == HWY_SCALAR
   const int64_t rows4 = 0, cols4 = 0;  // no 128-bit vectors: all scalar
   (void)dst_outer;
 #else
+  auto src = [&](int64_t i) { return reinterpret_cast<const uint32_t*>(src_rows[i]); };
+  auto dst = [&](int64_t j) { return reinterpret_cast<uint32_t*>(dst_rows[j]); };
   const hn::Full128<uint32_t> d;
   const hn::Full128<uint64_t> d64;
   const int64_t rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
@@ -402,12 +406,14 @@ void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int6
     }
   }
 #endif
-  // Edges: columns past cols4 for the vector rows, then rows past rows4.
+  // Edges: columns past cols4 for the vector rows, then rows past rows4;
+  // bytes, since the rows may start anywhere (an unaligned view).
+  const auto move = [&](int64_t i, int64_t j) { std::memcpy(dst_rows[j] + 4 * i, src_rows[i] + 4 * j, 4); };
   for (int64_t i = 0; i < rows4; ++i) {
-    for (int64_t j = cols4; j < cols; ++j) dst(j)[i] = src(i)[j];
+    for (int64_t j = cols4; j < cols; ++j) move(i, j);
   }
   for (int64_t i = rows4; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) dst(j)[i] = src(i)[j];
+    for (int64_t j = 0; j < cols; ++j) move(i, j);
   }
 }
 

@@ -294,16 +294,46 @@ void RelayoutMatchesSpec() {
   agree(check::bytes_agree(from, true, "relayout(A -> A) is not the identity", packed, same.bytes()));
 }
 
+// 4 and 5 (at size). Data movement past 2^16 and 2^20 elements
+// (make_size_layout: each width class's TPU format, dims drawn so that
+// 2^16-element chunks and thread shares fall anywhere in a byte and a
+// tile), on 1 to 8 threads, with the size thresholds at their defaults or
+// at zero: pack, unpack and relayout into a partner layout == the spec, and
+// the thread schedule partitions the work with no byte shared by two
+// threads of a pack (docs/GATE.md, "Data movement at size").
+void PackAtSizeMatchesSpec() {
+  const LayoutAndData v = *gen_layout_and_data_from([](RcChoices& c) { return make_size_layout(c, int64_t{2} << 20); });
+  RC_TAG(spec::element_count(v.shape) > (int64_t{1} << 20) ? "past 2^20" : "past 2^16");
+  const int threads = *rc::gen::element(1, 2, 3, 4, 8);
+  impl::ExecOptions options{.threads = threads};
+  if (*rc::gen::arbitrary<bool>()) options.stream_bytes = options.parallel_bytes = 0;
+  const impl::PackPlan plan(v.shape);
+  if (const std::optional<std::string> problem = check::thread_schedule_problem(plan, {threads})) RC_FAIL(*problem);
+  agree_with_spec(plan, v, options);
+  const int64_t padded = spec::padded_element_count(v.shape);
+  const ShapeWithLayout to = *gen_from_recipe([from = v.shape, padded](RcChoices& c) {
+    return make_partner_layout(c, from, {.max_elements = padded, .max_padded_elements = 2 * padded});
+  });
+  RC_LOG() << "relayout to " << print_shape(to) << "\n";
+  const std::vector<uint8_t> src = random_physical(v.shape);
+  GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
+  impl::RelayoutPlan(v.shape, to).run(src, dst.span(), options);
+  RC_ASSERT(dst.intact());
+  agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
+                           spec::pack(to, spec::unpack(v.shape, src)), dst.bytes()));
+}
+
 // A strided view of a dense array: element e at sum of e[l]*strides[l]
 // bytes. Copies between it and the row-major form.
 struct StridedView {
   std::vector<int64_t> dims, strides;  // strides in bytes
   int64_t nb = 1;
+  int64_t base = 0;  // element 0's byte offset in the buffer
   template <class F>
-  void each(F f) const {  // f(row-major byte offset, view byte offset)
+  void each(F f) const {  // f(row-major byte offset, byte offset in the buffer)
     int64_t i = 0;
     for_each_element(dims, [&](const std::vector<int64_t>& e) {
-      int64_t at = 0;
+      int64_t at = base;
       for (size_t l = 0; l < e.size(); ++l) at += e[l] * strides[l];
       f(i++ * nb, at);
     });
@@ -323,7 +353,9 @@ struct StridedView {
 // sometimes a dim of stride 0, numpy's broadcast) == the spec on the same
 // elements; unpack writes no byte between the elements and refuses a view
 // whose elements overlap. Streamed and cached stores, threads, lowered and
-// per-element layouts.
+// per-element layouts. The gaps are 0 to 3 elements, or in half the cases
+// up to 64, which is no whole vector or cache line; the view starts 0 to
+// 63 bytes past a cache line, so that its rows start at every alignment.
 void StridedViewsMatchSpec() {
   // Half the cases on layouts shaped for the SIMD kernels, on one of the
   // targets compiled in: the row interleaves and panels into rows whose
@@ -354,10 +386,11 @@ void StridedViewsMatchSpec() {
   } else {
     std::reverse(order.begin(), order.end());  // row-major
   }
-  StridedView view{v.shape.dims, std::vector<int64_t>(rank, 0), nb};
+  const bool wide_gaps = *rc::gen::arbitrary<bool>();
+  StridedView view{v.shape.dims, std::vector<int64_t>(rank, 0), nb, *rc::gen::inRange<int64_t>(0, 64)};
   int64_t reach = 1;  // elements spanned so far
   for (const int64_t l : order) {
-    const int64_t stride = reach + *rc::gen::inRange<int64_t>(0, 3);
+    const int64_t stride = reach + *rc::gen::inRange<int64_t>(0, wide_gaps ? 65 : 4);
     view.strides[l] = stride * nb;
     reach = stride * std::max<int64_t>(v.shape.dims[l] - 1, 0) + reach;
   }
@@ -389,28 +422,62 @@ void StridedViewsMatchSpec() {
   RC_TAG(stream_bytes == 0 ? "streamed" : "cached");
   const impl::ExecOptions options{
       .threads = *rc::gen::element(0, 1, 2, 3), .stream_bytes = stream_bytes, .parallel_bytes = 0};
-  RC_LOG() << print_shape(v.shape) << " strides " << join(view.strides) << "\n";
+  RC_LOG() << print_shape(v.shape) << " strides " << join(view.strides) << " from byte " << view.base
+           << " of a line\n";
+  RC_TAG(wide_gaps ? "gaps up to 64" : "gaps up to 3");
 
-  GuardedBuffer source(static_cast<size_t>(plan.dense_span_bytes()), kGarbage, kSourceGuard);
+  const size_t span_bytes = static_cast<size_t>(view.base + plan.dense_span_bytes());
+  GuardedBuffer source(span_bytes, kGarbage, kSourceGuard);
   view.scatter(dense, source.span());
   GuardedBuffer physical(static_cast<size_t>(plan.index().byte_size()), kGarbage);
-  plan.pack(source.span(), physical.span(), options);
+  plan.pack(source.span().subspan(static_cast<size_t>(view.base)), physical.span(), options);
   RC_ASSERT(physical.intact());
   agree(check::pack_agrees(v.shape, dense, physical.bytes()));
   if (broadcast) {
-    GuardedBuffer out(source.span().size(), kGarbage);
-    RC_ASSERT_THROWS_AS(plan.unpack(physical.span(), out.span(), options), Error);
+    GuardedBuffer out(span_bytes, kGarbage);
+    RC_ASSERT_THROWS_AS(plan.unpack(physical.span(), out.span().subspan(static_cast<size_t>(view.base)), options),
+                        Error);
     return;
   }
   const std::vector<uint8_t> random = random_physical(v.shape);
-  GuardedBuffer target(source.span().size(), kGarbage);
-  plan.unpack(random, target.span(), options);
+  GuardedBuffer target(span_bytes, kGarbage);
+  plan.unpack(random, target.span().subspan(static_cast<size_t>(view.base)), options);
   RC_ASSERT(target.intact());
   agree(check::unpack_agrees(v.shape, random, view.gather(target.span(), dense.size())));
   // Nothing written between the elements.
   std::vector<uint8_t> untouched = target.bytes();
   view.each([&](int64_t, int64_t at) { std::fill_n(untouched.begin() + at, nb, kGarbage); });
   RC_ASSERT(std::all_of(untouched.begin(), untouched.end(), [](uint8_t b) { return b == kGarbage; }));
+}
+
+// Rows for the streaming rules: `n` bytes each, `row_stride` apart from
+// `dense`; the address, the length and the stride past a whole number of
+// units each a whole number of units half the time, so every combination
+// of aligned and not comes up.
+struct UnitRows {
+  uintptr_t dense;
+  int64_t n, row_stride;
+};
+UnitRows gen_unit_rows(int64_t unit) {
+  const auto units_plus_some = [&] {
+    const int64_t units = *rc::gen::inRange<int64_t>(0, 5);
+    const int64_t rest = *rc::gen::oneOf(rc::gen::just<int64_t>(0), rc::gen::inRange<int64_t>(1, unit));
+    return units * unit + rest;
+  };
+  UnitRows r;
+  r.dense = (uintptr_t{1} << 20) + static_cast<uintptr_t>(units_plus_some());
+  r.n = std::max<int64_t>(units_plus_some(), 1);
+  r.row_stride = (r.n + unit - 1) / unit * unit + units_plus_some();  // >= n, its own remainder
+  return r;
+}
+
+// No cache line among both (each list in any order, repeats allowed).
+void assert_no_line_both_streamed_and_cached(std::vector<uintptr_t> streamed, std::vector<uintptr_t> cached) {
+  std::sort(streamed.begin(), streamed.end());
+  std::sort(cached.begin(), cached.end());
+  std::vector<uintptr_t> both;
+  std::set_intersection(streamed.begin(), streamed.end(), cached.begin(), cached.end(), std::back_inserter(both));
+  RC_ASSERT(both.empty());
 }
 
 // 13. Where the kernels stream (impl/kernels.h, rows_streamable), at every
@@ -424,14 +491,7 @@ void StridedViewsMatchSpec() {
 void StreamedRowStoresAreAligned() {
   const int64_t N = *rc::gen::element<int64_t>(16, 32, 64, 128, 256);
   const int64_t rows = *rc::gen::element<int64_t>(8, 32);  // the streamed unpacks' row counts
-  const auto vectors_plus_some = [&] {
-    const int64_t vectors = *rc::gen::inRange<int64_t>(0, 5);
-    const int64_t rest = *rc::gen::oneOf(rc::gen::just<int64_t>(0), rc::gen::inRange<int64_t>(1, N));
-    return vectors * N + rest;
-  };
-  const uintptr_t dense = (uintptr_t{1} << 20) + static_cast<uintptr_t>(vectors_plus_some());
-  const int64_t n = std::max<int64_t>(vectors_plus_some(), 1);
-  const int64_t row_stride = (n + N - 1) / N * N + vectors_plus_some();  // >= n, its own remainder
+  const auto [dense, n, row_stride] = gen_unit_rows(N);
   RC_LOG() << "unit " << N << " bytes, " << rows << " rows of " << n << " bytes, " << row_stride
            << " apart, from an address " << dense % N << " past a unit\n";
   const bool streamable = impl::kernels::rows_streamable(dense, row_stride, n, N);
@@ -451,12 +511,76 @@ void StreamedRowStoresAreAligned() {
       for (uintptr_t line = at(whole) / kLine; line <= at(n - 1) / kLine; ++line) cached_lines.push_back(line);
     }
   }
-  std::sort(streamed_lines.begin(), streamed_lines.end());
-  std::sort(cached_lines.begin(), cached_lines.end());
-  std::vector<uintptr_t> both;
-  std::set_intersection(streamed_lines.begin(), streamed_lines.end(), cached_lines.begin(), cached_lines.end(),
-                        std::back_inserter(both));
-  RC_ASSERT(both.empty());
+  assert_no_line_both_streamed_and_cached(streamed_lines, cached_lines);
+}
+
+// 13 (how). How the kernels store rows they write in turn
+// (impl/kernels.h, row_stores), at every vector width from 16 to 256
+// bytes whatever this CPU has, asked to stream or not, simulated store by
+// store in the order the kernels make them (streamed vectors: one column
+// of vectors across the rows, then the next; staged lines: a line of each
+// row in turn): every streamed store is aligned to its vector and inside
+// its row, no cache line gets both streamed and cached bytes, and the
+// streamed stores fill each line before they move to another (a
+// write-combining buffer left half full costs a read-modify-write in
+// memory). Cached when not asked to stream; streamed, or for vectors
+// narrower than a line staged, at least where the address, the row stride
+// and the row length are whole units (vectors, or lines when narrower).
+void RowStoresStreamWholeLines() {
+  const int64_t N = *rc::gen::element<int64_t>(16, 32, 64, 128, 256);
+  constexpr int64_t kLine = impl::kernels::kLineBytes;
+  const int64_t unit = std::max(N, kLine);
+  const int64_t rows = *rc::gen::element<int64_t>(2, 8, 32);
+  const auto [dense, n, row_stride] = gen_unit_rows(unit);
+  const bool stream = *rc::gen::arbitrary<bool>();
+  using impl::kernels::RowStores;
+  const RowStores how = impl::kernels::row_stores(stream, dense, row_stride, n, N);
+  RC_LOG() << (stream ? "streamed" : "cached") << " rows, vectors of " << N << " bytes, " << rows << " rows of "
+           << n << " bytes, " << row_stride << " apart, from an address " << dense % kLine << " past a line: "
+           << (how == RowStores::kCached ? "cached" : how == RowStores::kStreamed ? "streamed" : "staged lines")
+           << "\n";
+  RC_TAG(how == RowStores::kCached ? "cached" : how == RowStores::kStreamed ? "streamed" : "staged lines");
+  if (!stream) RC_ASSERT(how == RowStores::kCached);
+  const bool whole_units = dense % static_cast<uintptr_t>(unit) == 0 && row_stride % unit == 0 && n % unit == 0;
+  if (how == RowStores::kCached) {
+    RC_ASSERT(!(stream && whole_units));
+    return;
+  }
+  // The streamed stores in order, as (row, offset in the row); the rest of
+  // each row (past its whole vectors or lines) cached.
+  std::vector<std::pair<int64_t, int64_t>> streamed;
+  const int64_t step = how == RowStores::kStreamed ? N : kLine;
+  const int64_t whole = how == RowStores::kStreamed ? n / N * N : (n + kLine - 1) / kLine * kLine;
+  for (int64_t c = 0; c < whole; c += step) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t b = 0; b < step; b += N) streamed.push_back({r, c + b});
+    }
+  }
+  const auto address = [&](int64_t r, int64_t offset) {
+    return dense + static_cast<uintptr_t>(r * row_stride + offset);
+  };
+  std::vector<uintptr_t> streamed_lines, cached_lines;
+  std::optional<uintptr_t> open_line;  // the line the streamed stores are filling
+  int64_t filled = 0;
+  for (const auto& [r, offset] : streamed) {
+    RC_ASSERT(address(r, offset) % static_cast<uintptr_t>(N) == 0);
+    RC_ASSERT(offset + N <= n);
+    for (int64_t b = 0; b < N; ++b) {
+      const uintptr_t line = address(r, offset + b) / kLine;
+      if (open_line != line) {
+        if (open_line) RC_ASSERT(filled == kLine);
+        open_line = line;
+        filled = 0;
+        streamed_lines.push_back(line);
+      }
+      ++filled;
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t b = std::min(whole, n); b < n; ++b) cached_lines.push_back(address(r, b) / kLine);
+  }
+  assert_no_line_both_streamed_and_cached(streamed_lines, cached_lines);
+  if (stream && whole_units) RC_ASSERT(how == (N < kLine ? RowStores::kStagedLines : RowStores::kStreamed));
 }
 
 // 12. Row slices (impl::row_slice): the slices of a random cut of the
@@ -698,6 +822,9 @@ std::vector<PropertyInfo> impl_property_suite() {
        "4. the same on every SIMD target compiled in, half the cases on layouts shaped for the kernels", &EveryTargetMatchesSpec},
       {"ImplProperties", "SubBytePackMatchesSpec", "p4_pack_sub_byte",
        "4. the same with E(1), E(2), E(4) forced (D7 bit order)", &SubBytePackMatchesSpec},
+      {"ImplProperties", "PackAtSizeMatchesSpec", "p4_pack_at_size",
+       "4, 5. pack, unpack and relayout past 2^16 and 2^20 elements on 1 to 8 threads == spec; no byte shared by two threads",
+       &PackAtSizeMatchesSpec, 20},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "StridedViewsMatchSpec", "p11_strided",
@@ -706,6 +833,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "12. row slices lie end to end; packing and unpacking them slice by slice == the spec's whole pack and unpack", &RowSlicesMatchSpec},
       {"ImplProperties", "StreamedRowStoresAreAligned", "p13_stream_rules",
        "13. where the kernels stream, at every unit (vector or line): every store aligned, no line both streamed and cached", &StreamedRowStoresAreAligned},
+      {"ImplProperties", "RowStoresStreamWholeLines", "p13_row_stores",
+       "13. how the kernels store rows in turn, at every vector width: streamed stores aligned, inside their rows, a whole line after another", &RowStoresStreamWholeLines},
       {"ImplProperties", "RelayoutBetweenSubTilingsMatchesSpec", "p5_relayout_sub_tiles",
        "5. the same between layouts that differ only in their sub-tiles (one pass over the tiles where they divide evenly)", &RelayoutBetweenSubTilingsMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",

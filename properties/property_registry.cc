@@ -38,7 +38,7 @@ PropertyRun run_property(const PropertyInfo& property, int cases, uint64_t seed)
   metadata.description = property.name;
   rc::detail::TestParams params;
   params.seed = seed;
-  params.maxSuccess = cases;
+  params.maxSuccess = scaled_cases(property, cases);
   QuietListener listener;
   const rc::detail::TestResult result =
       rc::detail::checkTestable(property.body, metadata, params, listener);

@@ -26,7 +26,17 @@ struct PropertyInfo {
   std::string check;  // `tilecheck gate` check name: p<N>_..., recipe_...
   std::string what;   // one line: the property, with its number in docs/PROPERTIES.md
   void (*body)();
+  // Of every 1,000 cases a runner asks for, how many this property runs
+  // (at least one): fewer for a property whose every case is costly, such
+  // as data movement past 2^20 elements. scaled_cases applies it.
+  int cases_per_1000 = 1000;
 };
+
+// The cases `property` runs when a runner asks for `cases`.
+inline int scaled_cases(const PropertyInfo& property, int cases) {
+  const int64_t scaled = int64_t{cases} * property.cases_per_1000 / 1000;
+  return static_cast<int>(scaled < 1 ? 1 : scaled);
+}
 
 std::vector<PropertyInfo> recipe_property_suite();  // recipe_properties.cc
 std::vector<PropertyInfo> spec_property_suite();    // spec_properties.cc

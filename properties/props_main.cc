@@ -5,7 +5,8 @@
 // make a plain run reproducible.
 //
 // Unless the caller says otherwise, every run uses a fixed seed and
-// max_success=1000 (the ctest default). RC_PARAMS from the environment is
+// max_success=1000 (the ctest default), of which a costly property runs its
+// share (PropertyInfo::cases_per_1000). RC_PARAMS from the environment is
 // appended after the defaults, and RapidCheck lets a later key win, so
 // RC_PARAMS="max_success=100000" soaks with the same seed,
 // RC_PARAMS="seed=123" changes it, and RC_PARAMS="reproduce=..." replays a
@@ -14,6 +15,8 @@
 #include <rapidcheck/gtest.h>  // after gtest.h, which it needs
 
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
 #include <string>
 
 #include "properties/property_registry.h"
@@ -24,13 +27,30 @@
 
 namespace {
 
+// rc::detail::checkGTest, with the property's share of the configured
+// cases (PropertyInfo::cases_per_1000).
 class PropertyTest : public testing::Test {
  public:
-  explicit PropertyTest(void (*body)()) : body_(body) {}
-  void TestBody() override { rc::detail::checkGTest(body_); }
+  explicit PropertyTest(const tilecheck::props::PropertyInfo& property) : property_(property) {}
+  void TestBody() override {
+    const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+    rc::detail::TestMetadata metadata;
+    metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
+    metadata.description = info->name();
+    rc::detail::TestParams params = rc::detail::configuration().testParams;
+    params.maxSuccess = tilecheck::props::scaled_cases(property_, params.maxSuccess);
+    const rc::detail::TestResult result = rc::detail::checkTestable(property_.body, metadata, params);
+    std::ostringstream message;
+    rc::detail::printResultMessage(result, message);
+    if (!result.is<rc::detail::SuccessResult>()) {
+      FAIL() << message.str() << std::endl;
+    } else if (!result.get<rc::detail::SuccessResult>().distribution.empty()) {
+      std::cout << message.str() << std::endl;
+    }
+  }
 
  private:
-  void (*body_)();
+  tilecheck::props::PropertyInfo property_;
 };
 
 }  // namespace
@@ -45,7 +65,7 @@ int main(int argc, char** argv) {
   for (auto suite : {PROPERTY_SUITES}) {
     for (const PropertyInfo& p : suite()) {
       testing::RegisterTest(p.suite.c_str(), p.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [body = p.body]() -> testing::Test* { return new PropertyTest(body); });
+                            [p]() -> testing::Test* { return new PropertyTest(p); });
     }
   }
   return RUN_ALL_TESTS();

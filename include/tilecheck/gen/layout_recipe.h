@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include <tilecheck/gen/reach.h>
 #include <tilecheck/spec/model.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
@@ -502,6 +503,28 @@ ShapeWithLayout make_plan_layout(C& c, const RecipeLimits& limits = {}) {
     // order a panel needs.
     if (c.flip()) shape.dims[m2m[0]] = std::max(shape.dims[m2m[0]], one_of<int64_t>(c, {16, 17, 33}));
     fit_to_budget(shape, limits);
+  }
+  return shape;
+}
+
+// A layout for data movement at size, as the size set moves it
+// (size_layouts, tilecheck/gen/reach.h): one width class's TPU format
+// (kSizeFormats) over two dims of 257 to 269, so past 2^16 elements, or in
+// one case of 4 of 1,025 to 1,037, past 2^20 -- where the dense buffer
+// stays within `max_dense_bytes`, else past 2^16 -- in either dim order.
+// Both dims drawn, so that the 2^16-element chunks, thread shares and
+// tile rows fall at every offset inside a byte and a tile. Shrinks to
+// u1[257,257]{1,0:T(32,128)(32,1)}.
+template <LayoutChoices C>
+ShapeWithLayout make_size_layout(C& c, int64_t max_dense_bytes) {
+  constexpr int64_t kFormats = sizeof(kSizeFormats) / sizeof(kSizeFormats[0]);
+  const SizeFormat& format = kSizeFormats[c.in_range(0, kFormats - 1)];
+  const bool past_2_20 = sometimes(c, 1, 4);
+  const bool default_order = !c.flip();
+  const int64_t rows = c.in_range(0, 12), cols = c.in_range(0, 12);
+  ShapeWithLayout shape = parse_shape(size_layout_text(format, 1025 + rows, 1025 + cols, default_order));
+  if (!past_2_20 || spec::dense_byte_size(shape) > max_dense_bytes) {
+    shape = parse_shape(size_layout_text(format, 257 + rows, 257 + cols, default_order));
   }
   return shape;
 }
