@@ -17,6 +17,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tilecheck/impl/plan.h>
@@ -740,6 +741,38 @@ void ThreadSharesPartitionTheWork() {
   if (problem) RC_FAIL(*problem);
 }
 
+// 8 (how many). The thread count follows ExecOptions: n > 0 threads give
+// at most n shares and no more than the outermost extent (the last
+// share's end), one when a sub-byte pack cannot split on bytes; 0 gives
+// one share below parallel_bytes (the larger of the dense and physical
+// sizes) and, from it on, the shares of as many threads as the machine has
+// cores. A speed choice (threads cost about 20 us to start and join), so
+// checked on the schedule, where it is decided, with parallel_bytes at,
+// just above and just below the array.
+void ThreadCountFollowsTheOptions() {
+  const ShapeWithLayout shape = *gen_layout();
+  const impl::PackPlan plan(shape);
+  const bool pack = *rc::gen::arbitrary<bool>();
+  const int64_t bytes = std::max(spec::byte_size(shape), spec::dense_byte_size(shape));
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::vector<impl::PackPlan::ThreadShare> by_cores = plan.thread_shares(pack, {.threads = cores});
+  if (by_cores.empty()) return;  // an empty array, or a plan not lowered: one thread
+  const int64_t extent = by_cores.back().end;
+  const int n = *rc::gen::inRange(1, 9);
+  const size_t shares = plan.thread_shares(pack, {.threads = n}).size();
+  RC_ASSERT(shares >= 1 && shares <= static_cast<size_t>(std::min<int64_t>(n, extent)));
+  RC_ASSERT(by_cores.size() <= static_cast<size_t>(std::min<int64_t>(cores, extent)));
+  const int64_t parallel_bytes = std::max<int64_t>(0, bytes + *rc::gen::element<int64_t>(-1, 0, 1));
+  const std::vector<impl::PackPlan::ThreadShare> automatic =
+      plan.thread_shares(pack, {.threads = 0, .parallel_bytes = parallel_bytes});
+  RC_TAG(bytes < parallel_bytes ? "below parallel_bytes" : "from parallel_bytes on");
+  if (bytes < parallel_bytes) {
+    RC_ASSERT(automatic.size() == 1u);
+  } else {
+    RC_ASSERT(automatic.size() == by_cores.size());
+  }
+}
+
 // 9. Division by divisors of every magnitude. The impl divides positions by
 // dims and tile sizes with a multiply and a shift (impl/fast_div.h) whose
 // shift and magic number depend on the divisor's magnitude, so every case
@@ -841,6 +874,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
       {"ImplProperties", "ThreadSharesPartitionTheWork", "p8_thread_shares",
        "8. thread shares cover the work once, in order, and no two shares of a pack write one byte", &ThreadSharesPartitionTheWork},
+      {"ImplProperties", "ThreadCountFollowsTheOptions", "p8_thread_count",
+       "8. the thread count follows ExecOptions: at most n threads and the outermost extent; automatic: one below parallel_bytes, every core from it on", &ThreadCountFollowsTheOptions},
       {"ImplProperties", "DelinearizeEveryDivisorMagnitude", "p9_divisor_magnitudes",
        "9. delinearize divides correctly by divisors of every magnitude up to INT64_MAX, at the edges of each division", &DelinearizeEveryDivisorMagnitude},
       {"ImplProperties", "BitcastAgreesWithPack", "p10_bitcast",
