@@ -101,11 +101,13 @@ class BothFrontEnds : public testing::TestWithParam<FrontEnd> {};
 TEST_P(BothFrontEnds, TheExamplesPassEveryOperationTheyOffer) {
   const FrontEnd& f = GetParam();
   {
-    // The whole default run is the Python command's. The C++ command's run
-    // over the reach set and the size set is TheDefaultRunHasNoCoverageHoles;
-    // the library's, with fewer positions, Conformance.TheCorrectExamplePassesEveryFunction:
-    // both share example_impl.h, so the library's run here checks its front end.
-    std::vector<std::string> more;
+    // The Python command's run is the default one but for the size set,
+    // which the Python example passes in docs/GATE.md's example (label
+    // docs). The C++ command's run over the reach set and the size set is
+    // TheDefaultRunHasNoCoverageHoles; the library's, with fewer positions,
+    // Conformance.TheCorrectExamplePassesEveryFunction: both share
+    // example_impl.h, so the library's run here checks its front end.
+    std::vector<std::string> more = {"--no-size-set"};
     if (std::string(f.id) == "CppCmd") more = {"--no-reach-set", "--no-size-set"};
     if (std::string(f.id) == "CppPlugin") more = with_fewer_positions({"--no-reach-set", "--no-size-set"});
     const Output r = gate_with(f.flags(""), more);
