@@ -28,6 +28,12 @@ using check::Element;
 
 namespace {
 
+// The larger of a layout's dense and physical buffers: what a pack or
+// unpack of it sends or receives, against --max-array-bytes.
+int64_t largest_buffer_bytes(const ShapeWithLayout& shape) {
+  return std::max(spec::dense_byte_size(shape), spec::byte_size(shape));
+}
+
 
 // Each function's name, what one of its cases is, and its export flag.
 struct FunctionInfo {
@@ -241,7 +247,7 @@ class Checker {
   // at most --max-array-bytes.
   std::optional<std::string> over_limit(const ShapeWithLayout& shape,
                                         const ShapeWithLayout* to = nullptr) const {
-    int64_t largest = std::max(spec::dense_byte_size(shape), spec::byte_size(shape));
+    int64_t largest = largest_buffer_bytes(shape);
     if (to) largest = std::max(largest, spec::byte_size(*to));
     if (largest <= options_.max_array_bytes) return std::nullopt;
     return "gate limit: a " + std::to_string(largest) + "-byte buffer, over --max-array-bytes " +
@@ -701,7 +707,7 @@ std::vector<ShapeWithLayout> size_set_within(int64_t max_array_bytes, int64_t* o
   std::vector<ShapeWithLayout> out;
   for (const std::string& text : gen::size_layouts()) {
     ShapeWithLayout shape = parse_shape(text);
-    if (std::max(spec::dense_byte_size(shape), spec::byte_size(shape)) <= max_array_bytes) {
+    if (largest_buffer_bytes(shape) <= max_array_bytes) {
       out.push_back(std::move(shape));
     } else if (over_limit) {
       ++*over_limit;
