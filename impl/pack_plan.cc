@@ -33,6 +33,8 @@ using detail::Schedule;
 using detail::WorkSplit;
 using detail::check_buffer_size;
 using detail::check_disjoint;
+using Kind = PackPlan::LeafCall::Kind;
+using LeafCall = PackPlan::LeafCall;
 
 // Physical positions are counted in elements; this is where the bits live.
 struct BitCursor {
@@ -71,10 +73,24 @@ struct Mover {
   // covers whole bytes and assigns them.
   bool assign_bytes = false;
   // Non-temporal stores in the SIMD interleave kernels (destinations far
-  // larger than the caches). Plain block copies measured faster without.
+  // larger than the caches; streams() decides). Plain block copies
+  // measured faster without.
   bool stream = false;
+  // PackPlan::leaf_calls: each leaf call is recorded, not made.
+  std::vector<LeafCall>* trace = nullptr;
+  size_t trace_max = 0;
 
   bool byte_elements() const { return bits % 8 == 0; }
+
+  // Tracing: records the call and tells the caller not to make it.
+  bool traced(Kind kind, int64_t dense, int64_t phys, int64_t columns, int64_t rows, int64_t column_stride,
+              int64_t row_stride) const {
+    if (trace == nullptr) return false;
+    if (trace->size() < trace_max) {
+      trace->push_back({kind, stream, dense, phys, columns, rows, column_stride, row_stride});
+    }
+    return true;
+  }
 
   void element_bits(int64_t dense, int64_t phys) const {
     const int64_t bit = phys * bits;
@@ -125,6 +141,7 @@ struct Mover {
 
   // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
   void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
+    if (traced(Kind::kRun, dense, phys, n, 1, dense_stride, 0)) return;
     if (!byte_elements()) {
       if (dense_stride == 1 && bits == 4) return sub_byte_run<4>(dense, phys, n);
       if (dense_stride == 1 && bits == 2) return sub_byte_run<2>(dense, phys, n);
@@ -171,6 +188,7 @@ struct Mover {
 
   // A transposing panel (kernels.h) of `cols` columns at these offsets.
   void transpose_panel(const kernels::TransposePanel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    if (traced(Kind::kTransposePanel, dense, phys, cols, shape.rows, 1, shape.row_stride / 4)) return;
     pack ? kernels::transpose_panel_pack(shape, src + dense * 4, dst + phys * 4, cols, stream)
          : kernels::transpose_panel_unpack(shape, src + phys * 4, dst + dense * 4, cols, stream);
   }
@@ -203,29 +221,46 @@ struct Mover {
   // The innermost two digits: n columns (dense stride sa, physical stride
   // width) of `rows` valid rows (dense stride sb, physical stride 1) out of
   // `width`. Physical range [phys, phys + n*width) is the block's own.
+  // How block() moves a block: which kernels can take it, and (a speed
+  // choice) the column-at-a-time copy only where each column is one run of
+  // dense memory, or for elements no other loop moves.
+  Kind block_kind(int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
+    if (sa == 1 && rows == width && interleave(phys, width) != Interleave::kNone) return Kind::kInterleave;
+    if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) return Kind::kColumns;
+    if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
+      return Kind::kTranspose;
+    }
+    if (byte_elements() && (nb == 1 || nb == 2 || nb == 4 || nb == 8)) return Kind::kScalarBlock;
+    return Kind::kBitBlock;
+  }
+
   void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
              int64_t rows) const {
-    if (sa == 1 && rows == width && try_kernel(dense, sb, phys, width, n)) return;
-    if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) {
-      // Rows contiguous on both sides: one block copy per column.
-      for (int64_t c = 0; c < n; ++c) {
-        row(dense + c * sa, sb, phys + c * width, rows);
-        padding(phys + c * width + rows, width - rows);
-      }
-      return;
-    }
-    if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
-      transpose(dense, sb, phys, width, n, rows);
-      padding_columns(phys, width, n, rows);
-      return;
-    }
-    if (byte_elements()) {
-      switch (nb) {
-        case 1: return block_scalar<uint8_t>(dense, sa, sb, phys, width, n, rows);
-        case 2: return block_scalar<uint16_t>(dense, sa, sb, phys, width, n, rows);
-        case 4: return block_scalar<uint32_t>(dense, sa, sb, phys, width, n, rows);
-        case 8: return block_scalar<uint64_t>(dense, sa, sb, phys, width, n, rows);
-      }
+    const Kind kind = block_kind(sa, sb, phys, width, n, rows);
+    if (traced(kind, dense, phys, n, rows, sa, sb)) return;
+    switch (kind) {
+      case Kind::kInterleave:
+        return interleave_rows(interleave(phys, width), dense, sb, phys, n);
+      case Kind::kColumns:
+        // Rows contiguous on both sides: one block copy per column.
+        for (int64_t c = 0; c < n; ++c) {
+          row(dense + c * sa, sb, phys + c * width, rows);
+          padding(phys + c * width + rows, width - rows);
+        }
+        return;
+      case Kind::kTranspose:
+        transpose(dense, sb, phys, width, n, rows);
+        padding_columns(phys, width, n, rows);
+        return;
+      case Kind::kScalarBlock:
+        switch (nb) {
+          case 1: return block_scalar<uint8_t>(dense, sa, sb, phys, width, n, rows);
+          case 2: return block_scalar<uint16_t>(dense, sa, sb, phys, width, n, rows);
+          case 4: return block_scalar<uint32_t>(dense, sa, sb, phys, width, n, rows);
+          default: return block_scalar<uint64_t>(dense, sa, sb, phys, width, n, rows);
+        }
+      default:  // kBitBlock
+        break;
     }
     if (pack && assign_bytes) std::memset(dst + phys * bits / 8, 0, n * width * bits / 8);
     for (int64_t c = 0; c < n; ++c) {
@@ -239,32 +274,49 @@ struct Mover {
 
   // SIMD row interleaves: (2,1) of 16-bit, (4,1) of 8-bit, (8,1) of 4-bit,
   // (32,1) of 1-bit elements.
-  bool try_kernel(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n) const {
-    using namespace kernels;
+  enum class Interleave { kNone, kRows2, kRows4, kRows8, kRows32 };
+  Interleave interleave(int64_t phys, int64_t width) const {
     if (bits == 16 && width == 2) {
-      pack ? pack_rows2_u16(src + dense * 2, sb * 2, dst + phys * 2, n, stream)
-           : unpack_rows2_u16(src + phys * 2, dst + dense * 2, sb * 2, n);
-      return true;
+      return Interleave::kRows2;
     }
     if (bits == 8 && width == 4) {
-      pack ? pack_rows4_u8(src + dense, sb, dst + phys, n, stream) : unpack_rows4_u8(src + phys, dst + dense, sb, n);
-      return true;
+      return Interleave::kRows4;
     }
     if (bits == 4 && width == 8 && phys % 2 == 0) {
-      pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
-           : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream, sign);
-      return true;
+      return Interleave::kRows8;
     }
     if (bits == 1 && width == 32 && phys % 8 == 0) {
-      pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
-           : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream, sign);
-      return true;
+      return Interleave::kRows32;
     }
-    return false;
+    return Interleave::kNone;
+  }
+
+  void interleave_rows(Interleave k, int64_t dense, int64_t sb, int64_t phys, int64_t n) const {
+    using namespace kernels;
+    switch (k) {
+      case Interleave::kRows2:
+        return pack ? pack_rows2_u16(src + dense * 2, sb * 2, dst + phys * 2, n, stream)
+                    : unpack_rows2_u16(src + phys * 2, dst + dense * 2, sb * 2, n);
+      case Interleave::kRows4:
+        return pack ? pack_rows4_u8(src + dense, sb, dst + phys, n, stream)
+                    : unpack_rows4_u8(src + phys, dst + dense, sb, n);
+      case Interleave::kRows8:
+        return pack ? pack_rows8_u4(src + dense, sb, dst + phys / 2, n, stream)
+                    : unpack_rows8_u4(src + phys / 2, dst + dense, sb, n, stream, sign);
+      case Interleave::kRows32:
+        return pack ? pack_rows32_u1(src + dense, sb, dst + phys / 8, n, stream)
+                    : unpack_rows32_u1(src + phys / 8, dst + dense, sb, n, stream, sign);
+      case Interleave::kNone:
+        return;
+    }
   }
 
   // A panel (kernels.h) of `cols` valid columns at these element offsets.
   void panel(const kernels::Panel& shape, int64_t dense, int64_t phys, int64_t cols) const {
+    if (traced(Kind::kPanel, dense, phys, cols, shape.group_rows * std::max<int64_t>(shape.groups, 1), 1,
+               shape.row_stride / nb)) {
+      return;
+    }
     pack ? kernels::pack_panel(shape, src + dense * nb, dst + phys * nb, cols, stream)
          : kernels::unpack_panel(shape, src + phys * nb, dst + dense * nb, cols, stream);
   }
@@ -272,7 +324,7 @@ struct Mover {
   // Physical padding [phys, phys+n): pack writes zeros unless the buffer was
   // zeroed up front; unpack ignores it.
   void padding(int64_t phys, int64_t n) const {
-    if (!pack || n <= 0) return;
+    if (!pack || n <= 0 || trace != nullptr) return;
     if (byte_elements()) {
       std::memset(dst + phys * nb, 0, n * nb);
     } else if (assign_bytes) {
@@ -451,22 +503,33 @@ bool PackPlan::dense_may_overlap() const { return state_->may_overlap; }
 
 namespace {
 
-// Runs the lowered walk (or the per-element fallback) in one direction.
+// Mover::stream, a speed choice: non-temporal stores into a destination of
+// at least stream_bytes (ExecOptions). Streaming needs cache-line-aligned
+// tiles (a line shared between a streamed tile and an ordinary store is
+// slow) and, measured, pays only when no tile is ragged (ragged tiles
+// interleave ordinary stores) or when panels write the ragged tiles
+// (staged, in whole vectors).
+bool streams(const CompiledLayout& c, const Schedule& schedule, bool pack, uintptr_t dst,
+             const ExecOptions& options) {
+  return schedule.nest.lowered && (pack ? c.byte_size : c.dense_byte_size) >= options.stream_bytes && dst % 64 == 0 &&
+         (schedule.nest.constraints.empty() || schedule.panel);
+}
+
+// Runs the lowered walk (or the per-element fallback) in one direction;
+// with `trace`, records the leaf calls instead (PackPlan::leaf_calls), on
+// one thread, and `dst` is only an address.
 void execute(const IndexPlan& index, const Schedule& schedule, const std::vector<int64_t>& strides, bool pack,
-             const uint8_t* src, uint8_t* dst, const ExecOptions& options) {
+             const uint8_t* src, uint8_t* dst, const ExecOptions& options, std::vector<LeafCall>* trace = nullptr,
+             size_t trace_max = 0) {
   const CompiledLayout& c = detail::compiled(index);
   Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
   m.assign_bytes = schedule.assign_bytes;
   m.sign = !pack && is_signed_integral(c.shape.type) && c.bits % 8 != 0;
-  // Streaming needs cache-line-aligned tiles (a line shared between a
-  // streamed tile and an ordinary store is slow) and, measured, pays only
-  // when no tile is ragged (ragged tiles interleave ordinary stores) or
-  // when panels write the ragged tiles (staged, in whole vectors).
-  m.stream = (pack ? c.byte_size : c.dense_byte_size) >= options.stream_bytes &&
-             reinterpret_cast<uintptr_t>(dst) % 64 == 0 &&
-             (schedule.nest.constraints.empty() || schedule.panel);
+  m.stream = streams(c, schedule, pack, reinterpret_cast<uintptr_t>(dst), options);
+  m.trace = trace;
+  m.trace_max = trace_max;
   const bool bit_elements = c.bits % 8 != 0;
-  if (pack) {
+  if (pack && trace == nullptr) {
     // Zero up front: everything (per-element fallback, sub-byte OR-ing), or
     // only the tail past the final shape's bits (L(n), last partial byte).
     const bool all = !schedule.nest.lowered || (bit_elements && !schedule.assign_bytes);
@@ -493,6 +556,10 @@ void execute(const IndexPlan& index, const Schedule& schedule, const std::vector
   std::vector<int64_t> acc0(schedule.nest.constraints.size(), 0);
   const int64_t lim = w.limit(0, acc0.data());
   const Digit& d0 = schedule.nest.digits[0];
+  if (trace != nullptr) {
+    w.walk(m, 0, 0, lim, 0, 0, acc0.data());
+    return;
+  }
   const WorkSplit split = split_work(c, schedule, pack, options, lim);
   auto share = [&](int t, int64_t* acc) {
     const PackPlan::ThreadShare s = split.share(t);
@@ -525,6 +592,15 @@ std::vector<PackPlan::ThreadShare> PackPlan::thread_shares(bool pack, ExecOption
 }
 
 bool PackPlan::lowered() const { return state_->schedule.nest.lowered; }
+
+std::vector<PackPlan::LeafCall> PackPlan::leaf_calls(bool pack, ExecOptions options, uintptr_t dst_address,
+                                                     size_t max_calls) const {
+  std::vector<LeafCall> calls;
+  // Never dereferenced: every leaf call is recorded instead of made.
+  uint8_t* dst = reinterpret_cast<uint8_t*>(dst_address);  // NOLINT(performance-no-int-to-ptr)
+  execute(index(), state_->schedule, state_->strides, pack, nullptr, dst, options, &calls, max_calls);
+  return calls;
+}
 
 void PackPlan::pack(std::span<const uint8_t> dense, std::span<uint8_t> physical,
                     ExecOptions options) const {

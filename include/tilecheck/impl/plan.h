@@ -11,6 +11,7 @@
 // worth something only because the two were written differently.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -204,6 +205,36 @@ class PackPlan {
     int64_t first_bit = 0, end_bit = 0;
   };
   std::vector<ThreadShare> thread_shares(bool pack, ExecOptions options = {}) const;
+
+  // The calls the walk's leaves make, in order, for pack (or unpack) with
+  // `options` into a destination at address `dst_address` (only its
+  // alignment matters), as one thread makes them, without moving a byte;
+  // the first `max_calls` of them. The plan's speed choices write the same
+  // bytes whichever way they go, so this is where they can be checked
+  // (docs/COVERAGE.md, "Speed choices"). Empty for an empty array.
+  struct LeafCall {
+    enum class Kind {
+      kRun,             // one run of elements (the innermost digit, or one element)
+      kInterleave,      // a SIMD row interleave: (2,1), (4,1), (8,1), (32,1)
+      kColumns,         // a block copied column after column
+      kTranspose,       // a block of 32-bit elements, transposed 4x4
+      kScalarBlock,     // a block of 1-, 2-, 4- or 8-byte elements, element by element
+      kBitBlock,        // a block of sub-byte elements, element by element
+      kPanel,           // a panel: tiles of row groups in one call
+      kTransposePanel,  // a transposing panel of 32-bit elements
+    };
+    Kind kind = Kind::kRun;
+    bool stream = false;  // asked for non-temporal stores
+    // Element offsets of the call's first element, dense and physical.
+    int64_t dense = 0, phys = 0;
+    // The columns and rows the call moves, and their dense strides in
+    // elements (a run: its elements are the columns, one row; a panel:
+    // its valid dense columns, the rows of its tile).
+    int64_t columns = 0, rows = 0;
+    int64_t column_stride = 0, row_stride = 0;
+  };
+  std::vector<LeafCall> leaf_calls(bool pack, ExecOptions options, uintptr_t dst_address,
+                                   size_t max_calls) const;
 
  private:
   struct State;
