@@ -838,7 +838,7 @@ void BitcastAgreesWithPack() {
 }  // namespace
 
 std::vector<PropertyInfo> impl_property_suite() {
-  return {
+  std::vector<PropertyInfo> suite = {
       {"ImplProperties", "LinearIndexMatchesSpec", "p1_impl_index",
        "1. impl linear_index (plain, checked, batch) == spec for every element; impl delinearize inverts it, padding elsewhere", &LinearIndexMatchesSpec},
       {"ImplProperties", "HighRankIndexMatchesSpec", "p1_impl_index_high_rank",
@@ -881,6 +881,9 @@ std::vector<PropertyInfo> impl_property_suite() {
       {"ImplProperties", "BitcastAgreesWithPack", "p10_bitcast",
        "10. bitcast(A, B) holds exactly when packing the same dense data as A and as B gives the same bytes", &BitcastAgreesWithPack},
   };
+  const std::vector<PropertyInfo> speed = speed_choice_properties();
+  suite.insert(suite.end(), speed.begin(), speed.end());
+  return suite;
 }
 
 }  // namespace tilecheck::props

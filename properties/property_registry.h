@@ -41,6 +41,7 @@ inline int scaled_cases(const PropertyInfo& property, int cases) {
 std::vector<PropertyInfo> recipe_property_suite();  // recipe_properties.cc
 std::vector<PropertyInfo> spec_property_suite();    // spec_properties.cc
 std::vector<PropertyInfo> impl_property_suite();    // impl_properties.cc
+std::vector<PropertyInfo> speed_choice_properties();  // speed_choices.cc, part of the impl suite
 
 // Every property of the three suites as a suite check of the gate
 // (properties/gate_checks.cc).

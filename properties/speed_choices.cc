@@ -1,0 +1,240 @@
+// Property 14: the plan's speed choices. Each picks between paths that write
+// the same bytes, so no comparison of bytes can tell a broken choice from a
+// right one; these properties check each choice where it shows, in the leaf
+// calls the walk makes (PackPlan::leaf_calls), against the rule
+// docs/COVERAGE.md ("Speed choices") states for it, in terms of the layout
+// and the options rather than of the plan's digits.
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tilecheck/impl/plan.h>
+#include "properties/property_registry.h"
+#include "properties/rc_layout_gen.h"
+#include <tilecheck/spec/semantics.h>
+
+namespace tilecheck::props {
+// Its own namespace: the suites build as one unity file.
+namespace speed {
+namespace {
+
+using LeafCall = impl::PackPlan::LeafCall;
+using Kind = LeafCall::Kind;
+
+// More calls than any of these properties' layouts make.
+constexpr size_t kMaxCalls = size_t{1} << 16;
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::kRun: return "run";
+    case Kind::kInterleave: return "row interleave";
+    case Kind::kColumns: return "columns";
+    case Kind::kTranspose: return "4x4 transpose";
+    case Kind::kScalarBlock: return "scalar block";
+    case Kind::kBitBlock: return "sub-byte block";
+    case Kind::kPanel: return "panel";
+    case Kind::kTransposePanel: return "transposing panel";
+  }
+  return "?";
+}
+
+std::string describe(const LeafCall& call, size_t i) {
+  std::ostringstream os;
+  os << "call " << i << ": " << kind_name(call.kind) << (call.stream ? ", streamed" : ", cached") << ", dense "
+     << call.dense << ", physical " << call.phys << ", " << call.columns << " columns (stride "
+     << call.column_stride << ") x " << call.rows << " rows (stride " << call.row_stride << ")";
+  return os.str();
+}
+
+std::vector<LeafCall> calls_of(const ShapeWithLayout& shape, bool pack, const impl::ExecOptions& options,
+                               uintptr_t address = 4096) {
+  RC_LOG() << (pack ? "pack " : "unpack ") << print_shape(shape) << "\n";
+  std::vector<LeafCall> calls = impl::PackPlan(shape).leaf_calls(pack, options, address, kMaxCalls);
+  RC_ASSERT(calls.size() < kMaxCalls);
+  return calls;
+}
+
+ShapeWithLayout parse(const std::string& text) { return spec::parse_layout(text); }
+
+// A size drawn to sit on the edges of a rule (15, 16, 17; 255, 256, 257)
+// half the time, anywhere in [lo, hi] otherwise.
+int64_t edge_or_any(int64_t lo, int64_t hi, std::vector<int64_t> edges) {
+  return *rc::gen::arbitrary<bool>() ? *rc::gen::elementOf(edges) : *rc::gen::inRange<int64_t>(lo, hi + 1);
+}
+
+// 14 (streaming). Non-temporal stores (Mover::stream) are asked for exactly
+// where ExecOptions and the layout allow them: a destination of at least
+// stream_bytes (the physical size for pack, the dense size for unpack)
+// that starts on a cache line, in a layout without padding inside its
+// tiles, or one whose ragged tiles a panel writes (in whole vectors). The
+// threshold is drawn at, just above and just below the destination's size.
+void StreamingFollowsTheOptions() {
+  const bool kernel_shaped = *rc::gen::arbitrary<bool>();
+  const ShapeWithLayout shape =
+      kernel_shaped ? *gen_from_recipe([](RcChoices& c) { return make_kernel_layout(c, 4096); }) : *gen_layout();
+  const bool pack = *rc::gen::arbitrary<bool>();
+  const int64_t bytes = pack ? spec::byte_size(shape) : spec::dense_byte_size(shape);
+  const int64_t stream_bytes = std::max<int64_t>(0, bytes + *rc::gen::element<int64_t>(-1, 0, 1));
+  const uintptr_t misaligned = *rc::gen::element<uintptr_t>(0, 0, 1, 16, 32, 63);
+  const std::vector<LeafCall> calls =
+      calls_of(shape, pack, {.threads = 1, .stream_bytes = stream_bytes}, 4096 + misaligned);
+  int64_t tiled = 1;
+  for (const int64_t d : spec::tiled_shape(shape)) tiled *= d;
+  const bool padded = tiled != spec::element_count(shape);
+  const bool asked = bytes >= stream_bytes && misaligned == 0;
+  RC_TAG(asked ? "large and aligned" : bytes < stream_bytes ? "below stream_bytes" : "misaligned");
+  RC_TAG(padded ? "padding inside the tiles" : "no padding inside the tiles");
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const bool expected = asked && (!padded || calls[i].kind == Kind::kPanel);
+    if (calls[i].stream != expected) {
+      RC_FAIL(describe(calls[i], i) + (expected ? "; expected streamed" : "; expected cached") + " (destination " +
+              std::to_string(bytes) + " bytes, stream_bytes " + std::to_string(stream_bytes) + ", " +
+              std::to_string(misaligned) + " bytes past a line)");
+    }
+  }
+}
+
+// 14 (the transposing leaf). 32-bit column-major tiles of 2, 4 or 8
+// columns (less than a line of each dense row), more than one tile each
+// way, are moved by the transposing panel whatever their row count;
+// an untiled column-major f32 matrix by the transposing panel from 16 rows
+// on (the block's 4x4 transposes serve fewer rows better), in one call
+// while it has at most 256 rows, and in square blocks of at most 256 rows
+// and 256 columns past that (a tall panel's steps touch a page per row).
+void TransposingLeafFollowsItsRule() {
+  const bool tiled = *rc::gen::arbitrary<bool>();
+  const bool pack = *rc::gen::arbitrary<bool>();
+  if (!tiled) {
+    const int64_t rows = edge_or_any(2, 600, {2, 15, 16, 17, 255, 256, 257, 513});
+    const int64_t cols = edge_or_any(2, 600, {2, 15, 16, 17, 255, 256, 257, 513});
+    const std::vector<LeafCall> calls = calls_of(
+        parse("f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]{0,1}"), pack, {.threads = 1});
+    RC_ASSERT(!calls.empty());
+    RC_TAG(rows < 16 ? "fewer than 16 rows" : rows <= 256 ? "16 to 256 rows" : "more than 256 rows");
+    int64_t moved = 0;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      const LeafCall& call = calls[i];
+      if ((call.kind == Kind::kTransposePanel) != (rows >= 16)) {
+        RC_FAIL(describe(call, i) + (rows >= 16 ? "; expected the transposing panel" : "; expected a block"));
+      }
+      if (rows > 256 && (call.rows > 256 || call.columns > 256)) RC_FAIL(describe(call, i) + "; past 256");
+      moved += call.rows * call.columns;
+    }
+    RC_ASSERT(moved == rows * cols);
+    if (rows >= 16 && rows <= 256 && calls.size() != 1) {
+      RC_FAIL(std::to_string(calls.size()) + " calls, expected one: " + describe(calls[1], 1));
+    }
+    return;
+  }
+  const int64_t t1 = *rc::gen::element<int64_t>(2, 4, 8);
+  const int64_t t0 = *rc::gen::element<int64_t>(2, 4, 8, 16, 128);
+  // More than one tile each way: one tile row or column is, in memory, an
+  // untiled transposed matrix (above).
+  const int64_t rows = t0 * *rc::gen::inRange<int64_t>(2, 5);
+  const int64_t cols = t1 * *rc::gen::inRange<int64_t>(2, 5);
+  const std::vector<LeafCall> calls =
+      calls_of(parse("f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]{0,1:T(" + std::to_string(t1) +
+                     "," + std::to_string(t0) + ")}"),
+               pack, {.threads = 1});
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].kind != Kind::kTransposePanel) RC_FAIL(describe(calls[i], i) + "; expected the transposing panel");
+  }
+}
+
+// 14 (the outer digits' order). Column-major tiles of t1 columns: where a
+// tile holds less than a cache line of each dense row (t1 elements of
+// fewer than 64 bytes), the calls run through the dense array in order, so
+// that the tiles after it read the rest of those lines while they are
+// cached; otherwise through the physical buffer in order.
+void OuterOrderFollowsTheLeaf() {
+  const int64_t nb = *rc::gen::element<int64_t>(4, 2, 1);
+  const std::string type = nb == 4 ? "f32" : nb == 2 ? "bf16" : "s8";
+  const int64_t t1 = *rc::gen::element<int64_t>(2, 4, 8, 16, 32, 64, 128);
+  const int64_t t0 = *rc::gen::element<int64_t>(8, 128);
+  const int64_t rows = t0 * *rc::gen::inRange<int64_t>(1, 4);
+  const int64_t cols = t1 * *rc::gen::inRange<int64_t>(1, 4);
+  const std::vector<LeafCall> calls =
+      calls_of(parse(type + "[" + std::to_string(rows) + "," + std::to_string(cols) + "]{0,1:T(" +
+                     std::to_string(t1) + "," + std::to_string(t0) + ")}"),
+               *rc::gen::arbitrary<bool>(), {.threads = 1});
+  const bool dense_order = t1 * nb < 64;
+  RC_TAG(dense_order ? "less than a line of each row: dense order" : "physical order");
+  for (size_t i = 1; i < calls.size(); ++i) {
+    const bool ordered = dense_order ? calls[i].dense > calls[i - 1].dense : calls[i].phys > calls[i - 1].phys;
+    if (!ordered) {
+      RC_FAIL(describe(calls[i - 1], i - 1) + "\nthen " + describe(calls[i], i) + "\nexpected " +
+              (dense_order ? "dense" : "physical") + " order");
+    }
+  }
+}
+
+// 14 (block copies). A block of whole-byte elements that no row interleave
+// takes is copied column after column exactly where each column is one run
+// of dense memory (its rows adjacent) or the element is of a width no other
+// loop moves (16 bytes); otherwise by the 4x4 transposes or element by
+// element. Only sub-byte elements take the sub-byte loop. Layouts in any
+// dim order of the dense array (a strided view), so that rows are adjacent
+// in some blocks and not in others.
+void BlockCopiesFollowTheirRules() {
+  const ShapeWithLayout shape = *gen_layout();
+  const int64_t rank = shape.rank();
+  const int64_t nb = shape.dense_element_bytes();
+  std::vector<int64_t> order(rank);
+  for (int64_t l = 0; l < rank; ++l) order[l] = rank - 1 - l;  // innermost first: row-major
+  if (rank > 1 && *rc::gen::arbitrary<bool>()) {
+    const size_t a = *rc::gen::inRange<size_t>(0, rank), b = *rc::gen::inRange<size_t>(0, rank);
+    std::swap(order[a], order[b]);
+  }
+  std::vector<int64_t> strides(rank);
+  int64_t reach = nb;
+  for (const int64_t l : order) {
+    strides[l] = reach;
+    reach *= std::max<int64_t>(shape.dims[l], 1);
+  }
+  const bool pack = *rc::gen::arbitrary<bool>();
+  RC_LOG() << (pack ? "pack " : "unpack ") << print_shape(shape) << " from dense byte strides " << join(strides)
+           << "\n";
+  const std::vector<LeafCall> calls =
+      impl::PackPlan(shape, strides).leaf_calls(pack, {.threads = 1}, 4096, kMaxCalls);
+  const bool byte_elements = shape.element_bits() % 8 == 0;
+  const bool fixed_width = nb == 1 || nb == 2 || nb == 4 || nb == 8;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const LeafCall& call = calls[i];
+    if (call.kind == Kind::kRun || call.kind == Kind::kInterleave || call.kind == Kind::kPanel ||
+        call.kind == Kind::kTransposePanel) {
+      continue;
+    }
+    if (!byte_elements) {
+      if (call.kind != Kind::kBitBlock) RC_FAIL(describe(call, i) + "; expected the sub-byte loop");
+      continue;
+    }
+    const bool columns = call.row_stride == 1 || !fixed_width;
+    if (call.kind == Kind::kBitBlock || (call.kind == Kind::kColumns) != columns) {
+      RC_FAIL(describe(call, i) + "; " + std::to_string(nb) + "-byte elements, expected " +
+              (columns ? "columns" : "the 4x4 transposes or a scalar block"));
+    }
+  }
+}
+
+std::vector<PropertyInfo> properties() {
+  return {
+      {"ImplProperties", "StreamingFollowsTheOptions", "p14_streaming",
+       "14. non-temporal stores asked for exactly from stream_bytes on, into a line-aligned destination, without padding inside the tiles unless a panel writes them", &StreamingFollowsTheOptions},
+      {"ImplProperties", "TransposingLeafFollowsItsRule", "p14_transposing_leaf",
+       "14. narrow 32-bit column-major tiles go through the transposing panel; an untiled transpose from 16 rows on, in blocks of at most 256x256", &TransposingLeafFollowsItsRule},
+      {"ImplProperties", "OuterOrderFollowsTheLeaf", "p14_outer_order",
+       "14. tiles of less than a line of each dense row are visited in dense order, others in physical order", &OuterOrderFollowsTheLeaf},
+      {"ImplProperties", "BlockCopiesFollowTheirRules", "p14_block_copies",
+       "14. blocks are copied column after column exactly where their rows are adjacent in the dense array or no other loop moves the element", &BlockCopiesFollowTheirRules},
+  };
+}
+
+}  // namespace
+}  // namespace speed
+
+std::vector<PropertyInfo> speed_choice_properties() { return speed::properties(); }
+
+}  // namespace tilecheck::props
