@@ -92,9 +92,14 @@ void print_scan(const check::ScanReport& r) {
                     l.bytes ? percent(l.padding_share) : "-",
                     l.first_instruction + " (line " + std::to_string(l.first_line) + ")"});
   }
+  // A layout longer than a screen line runs past its column instead of
+  // widening it: one of 100,000 dims would pad every other row (and the
+  // header) to its length.
+  constexpr size_t kWidestLayoutColumn = 120;
   std::vector<size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    widths[0] = std::max(widths[0], std::min(row[0].size(), kWidestLayoutColumn));
+    for (size_t c = 1; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
   }
   for (const auto& row : rows) {
     // The layout and the first instruction left-aligned, the numbers right.

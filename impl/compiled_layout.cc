@@ -1,6 +1,7 @@
 #include "impl/compiled_layout.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <optional>
 #include <utility>
@@ -100,16 +101,17 @@ class Lowering {
         if (v) {
           int64_t max = 0;
           bool reaches = false;
-          for (int64_t j = 0; j < nf; ++j) {
+          for (const Term& t : *v) {
             int64_t term;
-            if (__builtin_mul_overflow((*v)[j], c_.final_shape[j] - 1, &term) ||
+            if (__builtin_mul_overflow(t.coeff, c_.final_shape[t.digit] - 1, &term) ||
                 __builtin_add_overflow(max, term, &max)) {
               reaches = true;
               break;
             }
           }
           if (reaches || max >= nodes_[n].extent) {
-            Constraint k{*v, nodes_[n].extent};
+            Constraint k{std::vector<int64_t>(nf, 0), nodes_[n].extent};
+            for (const Term& t : *v) k.coeff[t.digit] = t.coeff;
             if (std::find_if(constraints.begin(), constraints.end(), [&](const Constraint& x) {
                   return x.coeff == k.coeff && x.bound == k.bound;
                 }) == constraints.end()) {
@@ -207,32 +209,48 @@ class Lowering {
     }
   }
 
-  // The node's value as coefficients over the digits, or nullopt when it is
-  // not linear (a member of a combined group).
-  const std::optional<std::vector<int64_t>>& value(size_t n) {
+  // A node's value: the nonzero coefficients over the digits, by digit.
+  // Sparse, because most nodes touch one or two digits: a dense vector per
+  // node would take rank^2 memory (80 GB for an array of 100,000 dims).
+  struct Term {
+    int64_t digit, coeff;
+  };
+  using Value = std::vector<Term>;
+
+  // The node's value, or nullopt when it is not linear (a member of a
+  // combined group).
+  const std::optional<Value>& value(size_t n) {
     if (done_[n]) return values_[n];
-    const int64_t nf = static_cast<int64_t>(c_.final_shape.size());
-    std::optional<std::vector<int64_t>> v;
+    std::optional<Value> v;
     const Node& node = nodes_[n];
     switch (node.kind) {
       case Node::kLeaf:
-        v.emplace(nf, 0);
-        if (c_.final_shape[node.digit] > 1) (*v)[node.digit] = 1;
+        v.emplace();
+        if (c_.final_shape[node.digit] > 1) v->push_back({node.digit, 1});
         break;
       case Node::kZero:
-        v.emplace(nf, 0);
+        v.emplace();
         break;
       case Node::kSplit: {
         const auto& o = value(node.outer);
         const auto& i = value(node.inner);
         if (o && i) {
-          v.emplace(nf, 0);
-          for (int64_t j = 0; j < nf; ++j) {
-            int64_t x;
-            if (__builtin_mul_overflow((*o)[j], node.tile, &x) ||
-                __builtin_add_overflow(x, (*i)[j], &(*v)[j])) {
+          // outer * tile + inner, merged by digit.
+          v.emplace();
+          size_t a = 0, b = 0;
+          while (a < o->size() || b < i->size()) {
+            const int64_t da = a < o->size() ? (*o)[a].digit : INT64_MAX;
+            const int64_t db = b < i->size() ? (*i)[b].digit : INT64_MAX;
+            int64_t x = 0, y = 0;
+            if (da <= db && __builtin_mul_overflow((*o)[a].coeff, node.tile, &x)) {
               throw Unlowerable{"coefficient overflow"};
             }
+            if (db <= da) y = (*i)[b].coeff;
+            Term t{std::min(da, db), 0};
+            if (__builtin_add_overflow(x, y, &t.coeff)) throw Unlowerable{"coefficient overflow"};
+            if (t.coeff != 0) v->push_back(t);
+            if (da <= db) ++a;
+            if (db <= da) ++b;
           }
         }
         break;
@@ -279,7 +297,7 @@ class Lowering {
   const std::vector<int64_t>& dense_strides_;
   std::vector<Node> nodes_;
   std::vector<int64_t> final_nodes_;
-  std::vector<std::optional<std::vector<int64_t>>> values_;
+  std::vector<std::optional<Value>> values_;
   std::vector<bool> done_;
 };
 
