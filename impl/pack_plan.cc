@@ -141,7 +141,6 @@ struct Mover {
 
   // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
   void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
-    if (traced(Kind::kRun, dense, phys, n, 1, dense_stride, 0)) return;
     if (!byte_elements()) {
       if (dense_stride == 1 && bits == 4) return sub_byte_run<4>(dense, phys, n);
       if (dense_stride == 1 && bits == 2) return sub_byte_run<2>(dense, phys, n);
@@ -270,6 +269,12 @@ struct Mover {
       }
       for (int64_t r = 0; r < rows; ++r) element_bits(dense + c * sa + r * sb, phys + c * width + r);
     }
+  }
+
+  // A leaf of the innermost digit alone: one run (traced here, not in row(),
+  // which the column copies and the sub-byte blocks call per column).
+  void run(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
+    if (!traced(Kind::kRun, dense, phys, n, 1, dense_stride, 0)) row(dense, dense_stride, phys, n);
   }
 
   // SIMD row interleaves: (2,1) of 16-bit, (4,1) of 8-bit, (8,1) of 4-bit,
@@ -414,7 +419,7 @@ struct Walker {
         leaf.block(dense + begin * d.src_stride, d.src_stride, b.src_stride, phys + begin * d.dst_stride,
                 b.extent, end - begin, rows);
       } else {
-        leaf.row(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
+        leaf.run(dense + begin * d.src_stride, d.src_stride, phys + begin, end - begin);
       }
       return;
     }
@@ -542,7 +547,7 @@ void execute(const IndexPlan& index, const Schedule& schedule, const std::vector
     std::vector<int64_t> e(c.rank, 0);
     int64_t offset = 0;  // dense elements
     for (int64_t i = 0; i < c.element_count; ++i) {
-      m.row(offset, 1, index.linear_index(e), 1);
+      m.run(offset, 1, index.linear_index(e), 1);
       for (int64_t l = c.rank - 1; l >= 0; --l) {
         offset += strides[l];
         if (++e[l] < c.shape.dims[l]) break;
