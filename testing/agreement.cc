@@ -38,6 +38,38 @@ std::string dense_byte_contents(const ShapeWithLayout& shape, int64_t k) {
   return shown(gen::element_at(k / shape.dense_element_bytes(), shape.dims));
 }
 
+// "0x3f800000": an element's bytes as the little-endian number they are.
+std::string little_endian_hex(std::span<const uint8_t> bytes) {
+  std::string out = "0x";
+  for (size_t i = bytes.size(); i-- > 0;) out += hex_bytes(bytes.subspan(i, 1));
+  return out;
+}
+
+// Whose value `value` is in `source` (the dense array a pack read, or the
+// physical buffer an unpack read): " (the value of element (0,1))", of
+// several, of none; "" when there is no source to look in.
+std::string value_owner(const ShapeWithLayout& shape, bool physical, std::span<const uint8_t> value,
+                        std::span<const uint8_t> source) {
+  if (source.empty()) return "";
+  const size_t width = value.size();
+  int64_t matches = 0;
+  std::string first;
+  for (size_t i = 0; i + width <= source.size(); i += width) {
+    if (!std::equal(value.begin(), value.end(), source.begin() + static_cast<std::ptrdiff_t>(i))) continue;
+    if (matches++ == 0) {
+      const int64_t n = static_cast<int64_t>(i / width);
+      // A pack read the dense array: element n. An unpack read the physical
+      // buffer: position n, an element or padding.
+      first = physical ? shown(gen::element_at(n, shape.dims))
+                       : "position " + std::to_string(n) + " = " + shown(spec::delinearize(shape, n));
+    }
+  }
+  const std::string of = physical ? "element" : "position";
+  if (matches == 0) return " (no " + of + " of the input holds this value)";
+  if (matches == 1) return " (the value of " + first + ")";
+  return " (the value of " + std::to_string(matches) + " " + of + "s of the input, the first " + first + ")";
+}
+
 }  // namespace
 
 std::string Disagreement::text() const {
@@ -116,7 +148,8 @@ Agreement inverse_agrees(const Element& e, int64_t p, const std::optional<Elemen
 }
 
 Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_view what,
-                      std::span<const uint8_t> expected, std::span<const uint8_t> actual) {
+                      std::span<const uint8_t> expected, std::span<const uint8_t> actual,
+                      std::span<const uint8_t> source) {
   if (expected.size() != actual.size()) {
     return Disagreement{std::string(what),
                         {{"expected size", std::to_string(expected.size()) + " bytes"},
@@ -128,14 +161,32 @@ Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_v
   const size_t k = static_cast<size_t>(first - expected.begin());
   const std::string contents =
       physical ? physical_byte_contents(shape, static_cast<int64_t>(k)) : dense_byte_contents(shape, static_cast<int64_t>(k));
+  // An element of whole bytes wider than one is shown whole, and the
+  // element of `source` whose value the actual buffer holds there is named.
+  const int64_t bits = shape.element_bits();
+  const size_t width = bits % 8 == 0 && bits >= 16 ? static_cast<size_t>(bits / 8) : 1;
+  const size_t at = k / width * width;
+  std::string expected_value = "0x" + hex_bytes(expected.subspan(k, 1));
+  std::string actual_value = "0x" + hex_bytes(actual.subspan(k, 1));
+  if (width > 1 && at + width <= expected.size()) {
+    expected_value = little_endian_hex(expected.subspan(at, width));
+    actual_value = little_endian_hex(actual.subspan(at, width)) + value_owner(shape, physical, actual.subspan(at, width), source);
+  }
   Disagreement d{std::string(what),
                  {{"first differing byte", std::to_string(k) + " of " + std::to_string(expected.size()) +
                                                " (" + contents + ")"},
-                  {"expected", "0x" + hex_bytes(expected.subspan(k, 1))},
-                  {"actual", "0x" + hex_bytes(actual.subspan(k, 1))}}};
+                  {"expected", expected_value},
+                  {"actual", actual_value}}};
   if (expected.size() <= kShownBufferBytes) {
     d.details.emplace_back("expected buffer", "[" + hex_bytes(expected) + "]");
     d.details.emplace_back("actual buffer", "[" + hex_bytes(actual) + "]");
+  } else {
+    // A window of both buffers around the first difference, whole elements.
+    const size_t from = k >= kShownBufferBytes / 4 ? (k - kShownBufferBytes / 4) / width * width : 0;
+    const size_t to = std::min(expected.size(), from + kShownBufferBytes / 2);
+    const std::string range = "bytes " + std::to_string(from) + ".." + std::to_string(to - 1);
+    d.details.emplace_back("expected " + range, "[" + hex_bytes(expected.subspan(from, to - from)) + "]");
+    d.details.emplace_back("actual " + range, "[" + hex_bytes(actual.subspan(from, to - from)) + "]");
   }
   // Whole elements (no E(n) of another width) of a type with value classes
   // that differ only within their class: say so, and what it means.
@@ -155,12 +206,12 @@ Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_v
 
 Agreement pack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> dense,
                       std::span<const uint8_t> physical) {
-  return bytes_agree(shape, true, "wrong packed bytes", spec::pack(shape, dense), physical);
+  return bytes_agree(shape, true, "wrong packed bytes", spec::pack(shape, dense), physical, dense);
 }
 
 Agreement unpack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> physical,
                         std::span<const uint8_t> dense) {
-  return bytes_agree(shape, false, "wrong unpacked bytes", spec::unpack(shape, physical), dense);
+  return bytes_agree(shape, false, "wrong unpacked bytes", spec::unpack(shape, physical), dense, physical);
 }
 
 }  // namespace tilecheck::check

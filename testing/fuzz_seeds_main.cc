@@ -6,6 +6,7 @@
 //
 // A thin front end over tilecheck::testing::fuzz_seeds: it parses its
 // arguments by hand, so that it builds wherever the testing kit does.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -108,8 +109,14 @@ int main(int argc, char** argv) {
     if (!seed.layout.empty()) ++text;
   }
   if (!dictionary.empty()) write_file(dictionary, tilecheck::testing::layout_dictionary());
+  size_t largest = 0;
+  for (const tilecheck::testing::FuzzSeed& seed : seeds) largest = std::max(largest, seed.bytes.size());
   std::printf("tilecheck-fuzz-seeds: wrote %zu seeds to %s (%d layouts as text, %zu recipe inputs; profile %s)%s%s\n",
               seeds.size(), dir.c_str(), text, seeds.size() - static_cast<size_t>(text), options.profile.c_str(),
               dictionary.empty() ? "" : "; dictionary ", dictionary.c_str());
+  // libFuzzer cuts an input longer than -max_len, and a TEXT seed's mode is
+  // its last byte.
+  std::printf("tilecheck-fuzz-seeds: the largest seed is %zu bytes: give the harness -max_len=%zu or more\n", largest,
+              largest);
   return 0;
 }

@@ -40,6 +40,34 @@ inline std::vector<uint16_t> unpack_bf16_8x128_2x1(const std::vector<uint16_t>& 
   return out;
 }
 
+// A tiled 2-D pack written for one format, `rows_per_tile` x 128 tiles in
+// row-major order over dims padded to whole tiles, each tile split into
+// sub-tiles of `sub_rows` x 1 (1: none): f32[R,C]{1,0:T(8,128)} is (8, 1),
+// u8[R,C]{1,0:T(32,128)(4,1)} is (32, 4). `tiles_column_major` is the
+// tile-order bug: the tiles walked down each column of tiles first, which
+// only an array of two tiles or more in both dims shows.
+inline size_t tiled_position(int r, int c, int rows, int cols, int rows_per_tile, int sub_rows,
+                             bool tiles_column_major) {
+  const int row_tiles = (rows + rows_per_tile - 1) / rows_per_tile, col_tiles = (cols + 127) / 128;
+  const int tile = tiles_column_major ? (c / 128) * row_tiles + r / rows_per_tile
+                                      : (r / rows_per_tile) * col_tiles + c / 128;
+  const int tr = r % rows_per_tile, tc = c % 128;
+  return static_cast<size_t>(tile) * rows_per_tile * 128 + ((tr / sub_rows) * 128 + tc) * sub_rows + tr % sub_rows;
+}
+
+template <class T>
+std::vector<T> pack_tiled(const std::vector<T>& dense, int rows, int cols, int rows_per_tile, int sub_rows,
+                          bool tiles_column_major = false) {
+  const size_t tiles = static_cast<size_t>((rows + rows_per_tile - 1) / rows_per_tile) * ((cols + 127) / 128);
+  std::vector<T> out(tiles * rows_per_tile * 128, 0);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      out[tiled_position(r, c, rows, cols, rows_per_tile, sub_rows, tiles_column_major)] = dense[r * cols + c];
+    }
+  }
+  return out;
+}
+
 // s4[n]{0:E(4)}: two values per byte, the first in the low nibble.
 inline std::vector<uint8_t> pack_s4(const std::vector<int8_t>& dense, bool high_nibble_first = false) {
   std::vector<uint8_t> out((dense.size() + 1) / 2, 0);

@@ -9,16 +9,21 @@
 
 #include <cstring>
 #include <limits>
+#include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "testing/hand_written.h"
 #include <tilecheck/testing/gmock.h>
 #include <tilecheck/testing/gtest.h>
+#include <tilecheck/testing/family.h>
 #include <tilecheck/testing/rapidcheck.h>
 
 namespace {
 
 using tilecheck::testing::example::pack_bf16_8x128_2x1;
+using tilecheck::testing::example::pack_tiled;
 using tilecheck::testing::example::pack_s4;
 
 // f32[4]{0} "packed" by a copy through float arithmetic, as a kernel that
@@ -58,6 +63,18 @@ TEST(TestingKit, AForgottenSubTileNamesTheFirstWrongElement) {
                           "first differing byte  2 of 8192 (position 1 = element (1,0))");
   EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC(kBf16, dense, pack_bf16_8x128_2x1(dense, 16, 256, true)),
                           "pack of bf16[16,256]{1,0:T(8,128)(2,1)} disagrees with the spec: wrong packed bytes");
+  // A bf16 element is shown whole, and the actual one named by its value:
+  // element (0,1) landed where (1,0) belongs. Of 8,192 bytes, a window of
+  // 32 around the first difference is shown, not the whole buffer.
+  EXPECT_NONFATAL_FAILURE(EXPECT_PACKS_AS_SPEC(kBf16, dense, pack_bf16_8x128_2x1(dense, 16, 256, true)),
+                          "  expected              0x0101\n"
+                          "  actual                0x0002 (the value of element (0,1))\n"
+                          "  expected bytes 0..31  [01 00 01 01 02 00 02 01");
+  // An unpack names the position whose value it read.
+  EXPECT_NONFATAL_FAILURE(
+      EXPECT_UNPACKS_AS_SPEC(kBf16, pack_bf16_8x128_2x1(dense, 16, 256),
+                             tilecheck::testing::example::unpack_bf16_8x128_2x1(pack_bf16_8x128_2x1(dense, 16, 256), 16, 256, true)),
+      "  actual                0x0101 (the value of position 1 = element (1,0))");
 }
 
 TEST(TestingKit, NibblesInTheWrongOrderShowTheBytes) {
@@ -212,6 +229,165 @@ TEST(TestingKit, AFilterThatCannotBeMetIsAnErrorAtSetUp) {
   } catch (const tilecheck::Error& e) {
     EXPECT_STREQ(e.what(), "layouts(): the profile 'tpu' draws no layout of rank at most 0 (in 4,096 draws)");
   }
+}
+
+// Families: the sizes drawn for each open dim, layouts that are members and
+// keep within the budget, set-up errors that name the text.
+TEST(TestingKit, AFamilyDrawsTheEdgesOfEachTileOnItsOwnDim) {
+  const tilecheck::testing::Family u8 = tilecheck::testing::family("u8[?,?]{1,0:T(32,128)(4,1)}");
+  ASSERT_EQ(u8.members().size(), 1u);
+  // Rows: the (32,128) tile's 32 and the (4,1) sub-tile's 4; columns: 128.
+  EXPECT_EQ(u8.members()[0].sizes[0], (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 31, 32, 33, 63, 64, 65, 97}));
+  EXPECT_EQ(u8.members()[0].sizes[1], (std::vector<int64_t>{0, 1, 2, 3, 127, 128, 129, 255, 256, 257, 385}));
+  // A dim written as a number is the text's; s4's two elements a byte land
+  // on the most minor dim, which minor_to_major {0,1} makes dim 0, with the
+  // tile's 128.
+  const tilecheck::testing::Family s4 =
+      tilecheck::testing::family("s4[?,6]{0,1:T(8,128)(8,1)E(4)}", {.max_elements = 1000, .zero_dims = false});
+  EXPECT_TRUE(s4.members()[0].sizes[1].empty());
+  EXPECT_EQ(s4.members()[0].sizes[0], (std::vector<int64_t>{1, 2, 3, 4, 5, 7, 127, 128, 129, 255, 256, 257, 385}));
+  EXPECT_TRUE(s4.contains(tilecheck::spec::parse_layout("s4[5,6]{0,1:T(8,128)(8,1)E(4)}")));
+  EXPECT_FALSE(s4.contains(tilecheck::spec::parse_layout("s4[5,7]{0,1:T(8,128)(8,1)E(4)}")));
+  EXPECT_FALSE(s4.contains(tilecheck::spec::parse_layout("s4[0,6]{0,1:T(8,128)(8,1)E(4)}")));
+  EXPECT_FALSE(s4.contains(tilecheck::spec::parse_layout("s4[5,6]{0,1:T(8,128)E(4)}")));
+  // Over the budget, the largest open dim is cut back to the largest of its
+  // sizes at most half of it.
+  EXPECT_EQ(tilecheck::print_shape(s4.fit(0, {385, 6})), "s4[129,6]{0,1:T(8,128)(8,1)E(4)}");
+}
+
+TEST(TestingKit, FamilyLayoutsAreMembersWithinTheBudget) {
+  const tilecheck::testing::Family family = tilecheck::testing::family(
+      {"bf16[?,?]{1,0:T(8,128)(2,1)}", "f32[2,?,?]{0,2,1:T(8,128)}", "pred[?]{0:T(1024)E(1)}"},
+      {.max_elements = 4096});
+  std::set<std::string> members;
+  EXPECT_TRUE(rc::check("family layouts", [&] {
+    const tilecheck::ShapeWithLayout shape = *tilecheck::testing::layouts(family);
+    RC_ASSERT(family.contains(shape));
+    RC_ASSERT(tilecheck::spec::element_count(shape) <= 4096);
+    tilecheck::spec::validate(shape);
+    members.insert(family.members()[family.member_of(shape)].text);
+  }));
+  EXPECT_EQ(members.size(), 3u);
+}
+
+TEST(TestingKit, AFamilyThatIsNoLayoutIsAnErrorNamingTheText) {
+  const auto message = [](const std::vector<std::string>& texts, tilecheck::testing::FamilyOptions options = {}) {
+    try {
+      tilecheck::testing::family(texts, options);
+    } catch (const tilecheck::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({"f32[?,?]{1,0:T(8,128)}", "f32[?,?]{1,0:T(0,128)}"}),
+            "family(): 'f32[?,?]{1,0:T(0,128)}': column 16: tile entry 0 must be >= 1 (or '*' to combine dims)");
+  EXPECT_EQ(message({"f32[?,?]{1,1}"}).substr(0, 51), "family(): 'f32[?,?]{1,1}': column 9: minor_to_major");
+  EXPECT_EQ(message({"f32[?,4611686018427387904]{1,0}"}).substr(0, 84),
+            "family(): 'f32[?,4611686018427387904]{1,0}': not a valid layout (with each '?' at 1)");
+  EXPECT_EQ(message({"u8[300,300,?]{2,1,0}"}, {.max_elements = 65536}),
+            "family(): 'u8[300,300,?]{2,1,0}': its written dims alone hold more than max_elements (65536) elements");
+  EXPECT_EQ(message({}), "family(): no layout text given");
+  EXPECT_EQ(message({"u8[?]{0}"}, {.max_elements = 0}), "family(): max_elements must be in 1..2^40, not 0");
+}
+
+// Hostile families: a tile past any budget, twenty open dims, a text of a
+// megabyte; each is drawn within the budget or refused with a message.
+TEST(TestingKit, HostileFamiliesAreDrawnWithinTheBudgetOrRefused) {
+  std::string twenty = "u8[?";
+  for (int d = 1; d < 20; ++d) twenty += ",?";
+  twenty += "]{";
+  for (int d = 19; d >= 0; --d) twenty += std::to_string(d) + (d ? "," : "}");
+  const tilecheck::testing::Family huge_tile = tilecheck::testing::family("pred[?]{0:T(2305843009213693952)E(1)}");
+  const tilecheck::testing::Family many = tilecheck::testing::family(twenty, {.max_elements = 1 << 12});
+  EXPECT_TRUE(rc::check("hostile families", [&] {
+    for (const tilecheck::testing::Family* f : {&huge_tile, &many}) {
+      const tilecheck::ShapeWithLayout shape = *tilecheck::testing::layouts(*f);
+      RC_ASSERT(f->contains(shape));
+      RC_ASSERT(tilecheck::spec::element_count(shape) <= f->options().max_elements);
+    }
+  }));
+  EXPECT_THROW(tilecheck::testing::family("u8[" + std::string(1 << 20, '?') + "]{0}"), tilecheck::Error);
+}
+
+template <class T>
+std::vector<T> elements_of(const std::vector<uint8_t>& bytes) {
+  std::vector<T> values(bytes.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+// The layout of a failed property's counterexample, or "" when it did not fail.
+std::string counterexample_layout(const rc::detail::TestResult& result) {
+  const auto* failure = result.is<rc::detail::FailureResult>() ? &result.get<rc::detail::FailureResult>() : nullptr;
+  if (!failure) return "";
+  for (const auto& [type, value] : failure->counterExample) {
+    if (type == "tilecheck::ShapeWithLayout") return value;
+  }
+  return "?";
+}
+
+// A pack written for one format that walks its tiles in the wrong order, in
+// a property over its own family, with 20 seeds: found every time, and
+// shrunk to the smallest array that shows the bug -- two tiles plus one
+// element in each dim -- in most runs.
+TEST(TestingKit, AFamilyPropertyShrinksTheTileOrderBugToItsSmallestCase) {
+  struct Case {
+    const char* family;
+    int rows_per_tile, sub_rows;
+    const char* minimal;
+  };
+  for (const Case& k : {Case{"f32[?,?]{1,0:T(8,128)}", 8, 1, "f32[9,129]{1,0:T(8,128)}"},
+                        Case{"u8[?,?]{1,0:T(32,128)(4,1)}", 32, 4, "u8[33,129]{1,0:T(32,128)(4,1)}"}}) {
+    const tilecheck::testing::Family family = tilecheck::testing::family(k.family);
+    const bool f32 = std::string(k.family).starts_with("f32");
+    int caught = 0, minimal = 0;
+    std::string shrunk;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      rc::detail::TestParams params;
+      params.seed = seed;
+      const rc::detail::TestResult result = rc::detail::checkTestable(
+          [&] {
+            const tilecheck::ShapeWithLayout shape = *tilecheck::testing::layouts(family);
+            const std::vector<uint8_t> dense = *tilecheck::testing::dense_arrays(shape);
+            const int rows = static_cast<int>(shape.dims[0]), cols = static_cast<int>(shape.dims[1]);
+            if (f32) {
+              RC_ASSERT_PACKS_AS_SPEC(shape, dense,
+                                      pack_tiled(elements_of<uint32_t>(dense), rows, cols, k.rows_per_tile, k.sub_rows, true));
+            } else {
+              RC_ASSERT_PACKS_AS_SPEC(shape, dense, pack_tiled(dense, rows, cols, k.rows_per_tile, k.sub_rows, true));
+            }
+          },
+          rc::detail::TestMetadata{}, params);
+      const std::string layout = counterexample_layout(result);
+      caught += !layout.empty();
+      minimal += layout == k.minimal;
+      shrunk += " " + layout;
+    }
+    EXPECT_EQ(caught, 20) << k.family << shrunk;
+    EXPECT_GE(minimal, 15) << k.family << " shrunk to" << shrunk;
+    std::printf("%s: caught in 20 of 20 runs, shrunk to %s in %d\n", k.family, k.minimal, minimal);
+    // The pack as written passes the same property.
+    EXPECT_TRUE(rc::check(k.family, [&] {
+      const tilecheck::ShapeWithLayout shape = *tilecheck::testing::layouts(family);
+      const std::vector<uint8_t> dense = *tilecheck::testing::dense_arrays(shape);
+      const int rows = static_cast<int>(shape.dims[0]), cols = static_cast<int>(shape.dims[1]);
+      if (f32) {
+        RC_ASSERT_PACKS_AS_SPEC(shape, dense, pack_tiled(elements_of<uint32_t>(dense), rows, cols, k.rows_per_tile, k.sub_rows));
+      } else {
+        RC_ASSERT_PACKS_AS_SPEC(shape, dense, pack_tiled(dense, rows, cols, k.rows_per_tile, k.sub_rows));
+      }
+    }));
+  }
+}
+
+// A generated array shows in a counterexample as its size and first bytes.
+TEST(TestingKit, AGeneratedArrayShowsItsSizeAndFirstBytes) {
+  tilecheck::testing::Bytes bytes(100);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i);
+  std::ostringstream shown;
+  rc::show(bytes, shown);
+  EXPECT_EQ(shown.str(),
+            "100 bytes: [00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f ...]");
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 # examples/testing, a project outside tilecheck, built with clang against an
 # installed tilecheck and run as its users would: its library as written
 # passes its GoogleTest test, its properties and its two libFuzzer targets;
-# the broken build is caught by each of the three -- the GoogleTest
+# every input of its fuzz targets reaches it (their harnesses are over the
+# functions' families); the broken build is caught by each of the three -- the GoogleTest
 # assertions with their message, the properties with a shrunk layout, the
 # fuzz targets with the input that finds the bug, within a minute each (the
 # time is printed), and by the seeds tilecheck-fuzz-seeds writes for it on
@@ -48,6 +49,9 @@ for target in detile_bf16 pack_s4; do
     tail -20 "$work/${target}_correct.log"; problem "$target as written: the fuzzer found something"
   fi
   grep -a "Done 20000 runs" "$work/${target}_correct.log" || problem "$target as written: no 'Done 20000 runs'"
+  # The harness is over the function's family: every input reaches it.
+  grep -a "tilecheck fuzz harness: 20000 of 20000 inputs (100.0%) reached" "$work/${target}_correct.log" ||
+    problem "$target as written: not every input reached it"
   start=$(date +%s%N)
   (cd "$work" && "$b/${target}_fuzz_broken" -max_total_time=60 -seed=1 >"$work/${target}_broken.log" 2>&1)
   status=$?

@@ -1,5 +1,6 @@
 // The library's tests on tilecheck's testing kit: GoogleTest assertions on
-// fixed arrays, and RapidCheck properties over the TPU profile's layouts.
+// fixed arrays, and RapidCheck properties over the layouts each function
+// handles (claims.h).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -30,18 +31,16 @@ TEST(Layouts, PackS4) {
 }
 
 RC_GTEST_PROP(Layouts, DetileBf16AsTheSpec, ()) {
-  const tilecheck::ShapeWithLayout layout = *tilecheck::testing::layouts("tpu", {"bf16"}, 2);
-  RC_PRE(claims::detile_bf16(layout));
+  const tilecheck::ShapeWithLayout layout = *tilecheck::testing::layouts(claims::detile_bf16());
   const std::vector<uint8_t> bytes = *tilecheck::testing::packed_buffers(layout);
   std::vector<uint16_t> packed(bytes.size() / 2);
-  std::memcpy(packed.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(packed.data(), bytes.data(), bytes.size());
   const int rows = static_cast<int>(layout.dims[0]), cols = static_cast<int>(layout.dims[1]);
   RC_ASSERT_UNPACKS_AS_SPEC(layout, packed, layouts::detile_bf16(packed, rows, cols));
 }
 
 RC_GTEST_PROP(Layouts, PackS4AsTheSpec, ()) {
-  const tilecheck::ShapeWithLayout layout = *tilecheck::testing::layouts("tpu", {"s4"}, 2);
-  RC_PRE(claims::pack_s4(layout));
+  const tilecheck::ShapeWithLayout layout = *tilecheck::testing::layouts(claims::pack_s4());
   const std::vector<uint8_t> bytes = *tilecheck::testing::dense_arrays(layout);
   const std::vector<int8_t> dense(bytes.begin(), bytes.end());
   const int rows = static_cast<int>(layout.dims[0]), cols = static_cast<int>(layout.dims[1]);

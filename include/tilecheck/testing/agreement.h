@@ -84,11 +84,16 @@ Agreement unpack_agrees(const ShapeWithLayout& shape, std::span<const uint8_t> p
 // or by the implementation itself in another configuration). `physical` says
 // whether the buffers are in the layout (pack) or dense (unpack), for naming
 // what the first differing byte holds; `what` names the failure ("wrong
-// packed bytes").
+// packed bytes"). An element of whole bytes wider than one is shown whole,
+// and with `source` (the buffer the operation read: the dense array of a
+// pack, the physical buffer of an unpack) the disagreement names whose
+// value the actual buffer holds there ("the value of element (0,1)").
 Agreement bytes_agree(const ShapeWithLayout& shape, bool physical, std::string_view what,
-                      std::span<const uint8_t> expected, std::span<const uint8_t> actual);
+                      std::span<const uint8_t> expected, std::span<const uint8_t> actual,
+                      std::span<const uint8_t> source = {});
 
-// Buffers up to this size are shown whole in a disagreement.
+// Buffers up to this size are shown whole in a disagreement; a larger one
+// as a window of half as many bytes around the first difference.
 inline constexpr size_t kShownBufferBytes = 64;
 
 // Space-separated lowercase hex: "0a ff 00".

@@ -15,6 +15,10 @@
 //                             budget; text that does not parse or validate
 //                             falls back to RECIPE. Never a layout tilecheck
 //                             rejects.
+//   fuzz_case(input, family)  the same over your own family (family.h): RECIPE
+//                             draws a layout of the family, TEXT takes the
+//                             text only when it is one (else RECIPE), so every
+//                             case is a layout of the family.
 //
 // and ready harnesses: you write your pack (or unpack) and which layouts it
 // handles,
@@ -23,13 +27,19 @@
 //                                std::span<const uint8_t> dense);
 //   bool my_pack_claims(const tilecheck::ShapeWithLayout& layout);
 //   TILECHECK_FUZZ_PACK(my_pack, my_pack_claims, "tpu")
+//   TILECHECK_FUZZ_PACK(my_pack, tilecheck::testing::every_layout,
+//                       tilecheck::testing::family("u8[?,?]{1,0:T(32,128)(4,1)}"))
 //
-// and get LLVMFuzzerTestOneInput: for each input, a layout of the profile;
-// when your code claims it, its answer compared with the spec's (compare.h);
-// a difference is printed on stderr and aborts, so libFuzzer reports it and
-// saves the input. TILECHECK_FUZZ_UNPACK(my_unpack, claims, profile) does
-// the same for unpack, with a physical buffer from the input (its padding
-// holds whatever the input says, which unpack must ignore).
+// and get LLVMFuzzerTestOneInput: for each input, a layout of the profile
+// or family; when your code claims it, its answer compared with the spec's
+// (compare.h); a difference is printed on stderr and aborts, so libFuzzer
+// reports it and saves the input. TILECHECK_FUZZ_UNPACK(my_unpack, claims,
+// source) does the same for unpack, with a physical buffer from the input
+// (its padding holds whatever the input says, which unpack must ignore;
+// past the input's end, pseudo-random bytes seeded by what it gave).
+// When the run ends, the harness prints on stderr how many inputs reached
+// your code: "tilecheck fuzz harness: 20000 of 20000 inputs (100.0%)
+// reached my_pack (layouts: ...)".
 //
 // FuzzedDataProvider.h comes with clang (Debian: libclang-rt-14-dev). Link
 // tilecheck::testing and build with clang's -fsanitize=fuzzer (or any
@@ -50,9 +60,11 @@
 #include <tilecheck/gen/fuzzed_choices.h>
 #include <tilecheck/gen/layout_recipe.h>
 #include <tilecheck/gen/profiles.h>
+#include <tilecheck/gen/seeded_choices.h>
 #include <tilecheck/gen/sweep.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/testing/compare.h>
+#include <tilecheck/testing/family.h>
 
 namespace tilecheck::testing {
 
@@ -94,13 +106,61 @@ inline FuzzCase fuzz_case(FuzzedDataProvider& input, std::string_view profile = 
   return c;
 }
 
+// A layout of `family` and a dense array for it, from the input: TEXT mode
+// takes the text only when it is a layout of the family (cut back within
+// its max_elements), else the family's draw.
+inline FuzzCase fuzz_case(FuzzedDataProvider& input, const Family& family) {
+  gen::FuzzedChoices<FuzzedDataProvider> choices(input);
+  std::optional<ShapeWithLayout> layout;
+  if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
+    if (const std::optional<ShapeWithLayout> text = gen::consume_layout_text(input)) {
+      if (const int64_t m = family.member_of(*text); m >= 0) layout = family.fit(static_cast<size_t>(m), text->dims);
+    }
+  }
+  FuzzCase c;
+  c.layout = layout ? *layout : draw_family_layout(choices, family);
+  c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
+  return c;
+}
+
+// Claims for a harness over a family: every layout of it.
+inline bool every_layout(const ShapeWithLayout&) { return true; }
+
 namespace detail {
 
+// Where a harness's layouts come from -- a profile or a family -- made once,
+// and how many of its inputs reached the code under test, printed when the
+// process ends.
+struct FuzzSource {
+  std::string profile;           // when there is no family
+  std::optional<Family> family;
+  std::string code;              // the function under test, as written
+  uint64_t inputs = 0, reached = 0;
+  FuzzCase next(FuzzedDataProvider& input) const {
+    return family ? fuzz_case(input, *family) : fuzz_case(input, profile);
+  }
+  ~FuzzSource() {
+    if (inputs == 0) return;
+    std::fprintf(stderr, "tilecheck fuzz harness: %llu of %llu inputs (%.1f%%) reached %s (layouts: %s)\n",
+                 static_cast<unsigned long long>(reached), static_cast<unsigned long long>(inputs),
+                 100.0 * static_cast<double>(reached) / static_cast<double>(inputs), code.c_str(),
+                 family ? family->text().c_str() : ("profile " + profile).c_str());
+  }
+};
+
+inline FuzzSource fuzz_source(std::string_view profile, const char* code) {
+  fuzz_profile(profile);  // an unknown name aborts at the first input
+  return {std::string(profile), std::nullopt, code};
+}
+inline FuzzSource fuzz_source(const Family& family, const char* code) { return {"", family, code}; }
+
 template <class Pack, class Claims>
-int fuzz_pack(const uint8_t* data, size_t size, Pack pack, Claims claims, std::string_view profile) {
+int fuzz_pack(const uint8_t* data, size_t size, Pack pack, Claims claims, FuzzSource& source) {
   FuzzedDataProvider input(data, size);
-  const FuzzCase c = fuzz_case(input, profile);
+  const FuzzCase c = source.next(input);
+  ++source.inputs;
   if (!claims(c.layout)) return 0;
+  ++source.reached;
   const auto packed = pack(c.layout, std::span<const uint8_t>(c.dense));
   const std::string mismatch = pack_mismatch(c.layout, c.dense, packed);
   if (!mismatch.empty()) fuzz_failure(mismatch);
@@ -108,12 +168,21 @@ int fuzz_pack(const uint8_t* data, size_t size, Pack pack, Claims claims, std::s
 }
 
 template <class Unpack, class Claims>
-int fuzz_unpack(const uint8_t* data, size_t size, Unpack unpack, Claims claims, std::string_view profile) {
+int fuzz_unpack(const uint8_t* data, size_t size, Unpack unpack, Claims claims, FuzzSource& source) {
   FuzzedDataProvider input(data, size);
-  const FuzzCase c = fuzz_case(input, profile);
+  const FuzzCase c = source.next(input);
+  ++source.inputs;
   if (!claims(c.layout)) return 0;
-  std::vector<uint8_t> packed = input.ConsumeBytes<uint8_t>(static_cast<size_t>(spec::byte_size(c.layout)));
-  packed.resize(static_cast<size_t>(spec::byte_size(c.layout)), 0);
+  ++source.reached;
+  const size_t bytes = static_cast<size_t>(spec::byte_size(c.layout));
+  std::vector<uint8_t> packed = input.ConsumeBytes<uint8_t>(bytes);
+  if (packed.size() < bytes) {
+    // Past the input's end, pseudo-random bytes seeded by what it gave: a
+    // short input still fills every tile with distinct bytes.
+    const std::string_view given(reinterpret_cast<const char*>(packed.data()), packed.size());
+    const std::vector<uint8_t> rest = gen::random_bytes(gen::layout_seed(packed.size(), given), bytes - packed.size());
+    packed.insert(packed.end(), rest.begin(), rest.end());
+  }
   const auto dense = unpack(c.layout, std::span<const uint8_t>(packed));
   const std::string mismatch = unpack_mismatch(c.layout, packed, dense);
   if (!mismatch.empty()) fuzz_failure(mismatch);
@@ -123,11 +192,16 @@ int fuzz_unpack(const uint8_t* data, size_t size, Unpack unpack, Claims claims, 
 }  // namespace detail
 }  // namespace tilecheck::testing
 
-#define TILECHECK_FUZZ_PACK(pack, claims, profile)                                    \
-  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {           \
-    return ::tilecheck::testing::detail::fuzz_pack(data, size, pack, claims, profile); \
+// `source`: a profile's name ("tpu") or a Family (family.h).
+#define TILECHECK_FUZZ_PACK(pack, claims, source)                                                 \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                      \
+    static ::tilecheck::testing::detail::FuzzSource tilecheck_source_ =                          \
+        ::tilecheck::testing::detail::fuzz_source(source, #pack);                                \
+    return ::tilecheck::testing::detail::fuzz_pack(data, size, pack, claims, tilecheck_source_); \
   }
-#define TILECHECK_FUZZ_UNPACK(unpack, claims, profile)                                    \
-  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {               \
-    return ::tilecheck::testing::detail::fuzz_unpack(data, size, unpack, claims, profile); \
+#define TILECHECK_FUZZ_UNPACK(unpack, claims, source)                                                 \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                          \
+    static ::tilecheck::testing::detail::FuzzSource tilecheck_source_ =                              \
+        ::tilecheck::testing::detail::fuzz_source(source, #unpack);                                  \
+    return ::tilecheck::testing::detail::fuzz_unpack(data, size, unpack, claims, tilecheck_source_); \
   }

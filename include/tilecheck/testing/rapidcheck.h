@@ -6,6 +6,7 @@
 // shrinks to a simple layout.
 //
 //   layouts("tpu", {"bf16"}, 2)  // profile, element types, max rank
+//   layouts(family("u8[?,?]{1,0:T(32,128)(4,1)}"))  // your own family (family.h)
 //   dense_arrays(layout)        // a dense array for it, floats with NaN and denormal patterns
 //   packed_buffers(layout)      // a physical buffer for it, padding included
 //   *rc::gen::arbitrary<tilecheck::ShapeWithLayout>()   // layouts() with the defaults
@@ -26,11 +27,14 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tilecheck/gen/layout_recipe.h>
@@ -40,6 +44,7 @@
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 #include <tilecheck/testing/compare.h>
+#include <tilecheck/testing/family.h>
 #include <tilecheck/testing/value_class.h>
 
 namespace tilecheck {
@@ -147,15 +152,36 @@ inline rc::Gen<ShapeWithLayout> layouts(const std::string& profile = "general",
   });
 }
 
+// Layouts of your own family (family.h): each open dim drawn from the sizes
+// that break layout code, shrinking towards the smallest dims that still
+// fail.
+inline rc::Gen<ShapeWithLayout> layouts(const Family& family) {
+  return gen_from_recipe([family](RcChoices& c) { return draw_family_layout(c, family); });
+}
+
+// A dense array or physical buffer as a generator gives it: a
+// std::vector<uint8_t> that a counterexample shows as its size and its
+// first bytes, not whole (it may hold megabytes).
+struct Bytes : std::vector<uint8_t> {
+  using std::vector<uint8_t>::vector;
+  explicit Bytes(std::vector<uint8_t> bytes) : std::vector<uint8_t>(std::move(bytes)) {}
+};
+inline constexpr size_t kShownGeneratedBytes = 32;
+inline void showValue(const Bytes& bytes, std::ostream& os) {
+  const size_t shown = std::min(bytes.size(), kShownGeneratedBytes);
+  os << bytes.size() << " bytes: ["
+     << check::hex_bytes(std::span<const uint8_t>(bytes.data(), shown)) << (shown < bytes.size() ? " ...]" : "]");
+}
+
 // A dense array for `shape` in the spec's convention (docs/PROTOCOL.md,
 // "Dense buffers"; canonical: pred 0 or 1, signed sub-byte values
 // sign-extended): simplest first (element i holds i+1), else random values;
 // for the IEEE float types, half of the random arrays have a quarter of
 // their elements replaced by special values -- signalling and quiet NaNs,
 // infinities, -0, the smallest and largest denormals of either sign.
-inline rc::Gen<std::vector<uint8_t>> dense_arrays(const ShapeWithLayout& shape) {
+inline rc::Gen<Bytes> dense_arrays(const ShapeWithLayout& shape) {
   return gen_from_recipe([shape](RcChoices& c) {
-    std::vector<uint8_t> dense = spec::canonical_dense(shape, gen::make_dense_data(c, shape));
+    Bytes dense(spec::canonical_dense(shape, gen::make_dense_data(c, shape)));
     const std::optional<check::FloatFormat> f = check::float_format(shape.type);
     if (!f || shape.element_bits() != f->bits || !c.flip()) return dense;
     const uint64_t quiet = f->quiet_bit(), exp = f->exp_mask(), sign = f->sign();
@@ -177,9 +203,9 @@ inline rc::Gen<std::vector<uint8_t>> dense_arrays(const ShapeWithLayout& shape) 
 // read: simplest first (byte i holds i+1, modulo 256), else random bytes,
 // padding included, which an unpack must ignore. One seed per buffer, so a
 // failing case shrinks at once.
-inline rc::Gen<std::vector<uint8_t>> packed_buffers(const ShapeWithLayout& shape) {
+inline rc::Gen<Bytes> packed_buffers(const ShapeWithLayout& shape) {
   return gen_from_recipe([shape](RcChoices& c) {
-    std::vector<uint8_t> packed(static_cast<size_t>(spec::byte_size(shape)));
+    Bytes packed(static_cast<size_t>(spec::byte_size(shape)));
     const bool random = c.flip();
     uint64_t state = random ? static_cast<uint64_t>(c.in_range(0, int64_t{1} << 40)) : 0;
     for (size_t i = 0; i < packed.size(); ++i) {
