@@ -122,10 +122,17 @@ endif()
 # transposes and blocked activations as a peer under the gate. libxsmm.a
 # calls BLAS for its GEMM fallback, which the gate never reaches;
 # libxsmmnoblas.a stands in for BLAS.
-find_path(TILECHECK_LIBXSMM_INCLUDE_DIR libxsmm_dnn_tensor.h)
-find_library(TILECHECK_LIBXSMM_LIBRARY xsmm)
-find_library(TILECHECK_LIBXSMM_NOBLAS_LIBRARY xsmmnoblas)
-if(TILECHECK_LIBXSMM_INCLUDE_DIR AND TILECHECK_LIBXSMM_LIBRARY AND TILECHECK_LIBXSMM_NOBLAS_LIBRARY)
+# TILECHECK_WITH_LIBXSMM=OFF leaves it out wherever it is installed (the
+# Debian package holds the same files on every machine).
+option(TILECHECK_WITH_LIBXSMM "build the libxsmm peer when libxsmm is found" ON)
+if(TILECHECK_WITH_LIBXSMM)
+  find_path(TILECHECK_LIBXSMM_INCLUDE_DIR libxsmm_dnn_tensor.h)
+  find_library(TILECHECK_LIBXSMM_LIBRARY xsmm)
+  find_library(TILECHECK_LIBXSMM_NOBLAS_LIBRARY xsmmnoblas)
+endif()
+if(NOT TILECHECK_WITH_LIBXSMM)
+  set(TILECHECK_HAVE_LIBXSMM OFF)
+elseif(TILECHECK_LIBXSMM_INCLUDE_DIR AND TILECHECK_LIBXSMM_LIBRARY AND TILECHECK_LIBXSMM_NOBLAS_LIBRARY)
   set(TILECHECK_HAVE_LIBXSMM ON)
   add_library(tilecheck_libxsmm INTERFACE)
   target_include_directories(tilecheck_libxsmm SYSTEM INTERFACE ${TILECHECK_LIBXSMM_INCLUDE_DIR})
