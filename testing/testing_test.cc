@@ -268,6 +268,9 @@ TEST(TestingKit, FamilyLayoutsAreMembersWithinTheBudget) {
     members.insert(family.members()[family.member_of(shape)].text);
   }));
   EXPECT_EQ(members.size(), 3u);
+  // Two texts in braces are two texts, not a string's iterator pair.
+  EXPECT_EQ(tilecheck::testing::family({"f32[?,?]{1,0:T(8,128)}", "bf16[?,?]{1,0:T(8,128)(2,1)}"}).members().size(), 2u);
+  EXPECT_EQ(tilecheck::testing::family(std::string("f32[?]{0}")).text(), "f32[?]{0}");
 }
 
 TEST(TestingKit, AFamilyThatIsNoLayoutIsAnErrorNamingTheText) {

@@ -25,7 +25,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tilecheck/gen/layout_recipe.h>
@@ -77,7 +79,15 @@ class Family {
   size_t open_dims_ = 0;
 };
 
-inline Family family(const std::string& text, FamilyOptions options = {}) { return Family({text}, options); }
+// One text, a braced list of texts, or a vector of them. (A list is an
+// initializer_list so that two string literals never read as a string's
+// iterator pair.)
+inline Family family(std::string_view text, FamilyOptions options = {}) {
+  return Family({std::string(text)}, options);
+}
+inline Family family(std::initializer_list<std::string_view> texts, FamilyOptions options = {}) {
+  return Family(std::vector<std::string>(texts.begin(), texts.end()), options);
+}
 inline Family family(const std::vector<std::string>& texts, FamilyOptions options = {}) {
   return Family(texts, options);
 }
