@@ -77,7 +77,11 @@ Slicing analyse(const ShapeWithLayout& whole) {
   for (int64_t j = 0; j < pos; ++j) {
     if (bounds[j] != 1) cannot(whole, "a coordinate of extent " + std::to_string(bounds[j]) + " precedes its rows");
   }
-  for (size_t j = pos + 1; j < bounds.size(); ++j) s.rest *= bounds[j];  // divides final_count: fits
+  // Divides the final count, so fits int64 -- unless a dim is 0: then the
+  // count is 0 and the other bounds (huge tiles) may multiply past int64.
+  for (size_t j = pos + 1; j < bounds.size(); ++j) {
+    if (__builtin_mul_overflow(s.rest, bounds[j], &s.rest)) cannot(whole, "a row holds more than int64 positions");
+  }
   // Rows r with r*B a multiple of t, then with r*B/t*rest*bits a multiple of 8.
   // g0 rows hold g0*B/t = B/gcd(t, B) tile counts (g0*B itself may exceed int64).
   const int64_t common = std::gcd(s.tile, s.members_below);
