@@ -87,6 +87,23 @@ inline gen::Profile fuzz_profile(std::string_view name) {
   return *profile;
 }
 
+// The harnesses' reading of an input, whatever the layouts' source: the
+// mode byte; in TEXT mode, `from_text` turns the text's layout into the
+// case's (or nullopt: draw instead); else `draw` makes it from the
+// choices; then the dense data from the same choices.
+template <class FromText, class Draw>
+FuzzCase read_case(FuzzedDataProvider& input, FromText from_text, Draw draw) {
+  gen::FuzzedChoices<FuzzedDataProvider> choices(input);
+  std::optional<ShapeWithLayout> layout;
+  if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
+    if (const std::optional<ShapeWithLayout> text = gen::consume_layout_text(input)) layout = from_text(*text);
+  }
+  FuzzCase c;
+  c.layout = layout ? *layout : draw(choices);
+  c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
+  return c;
+}
+
 }  // namespace detail
 
 // A layout of the profile ("general", "tpu" or "gpu"; an unknown name
@@ -94,33 +111,23 @@ inline gen::Profile fuzz_profile(std::string_view name) {
 inline FuzzCase fuzz_case(FuzzedDataProvider& input, std::string_view profile = "general") {
   const gen::Profile p = detail::fuzz_profile(profile);
   const gen::RecipeLimits limits = gen::profile_limits(p, gen::kExhaustiveLimits);
-  gen::FuzzedChoices<FuzzedDataProvider> choices(input);
-  std::optional<ShapeWithLayout> text;
-  if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
-    text = gen::consume_layout_text(input);
-    if (text) text = gen::fit_for_data(*text, limits);
-  }
-  FuzzCase c;
-  c.layout = text ? *text : gen::make_profile_layout(choices, p, limits);
-  c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
-  return c;
+  return detail::read_case(
+      input, [&](const ShapeWithLayout& text) { return gen::fit_for_data(text, limits); },
+      [&](gen::FuzzedChoices<FuzzedDataProvider>& c) { return gen::make_profile_layout(c, p, limits); });
 }
 
 // A layout of `family` and a dense array for it, from the input: TEXT mode
 // takes the text only when it is a layout of the family (cut back within
 // its max_elements), else the family's draw.
 inline FuzzCase fuzz_case(FuzzedDataProvider& input, const Family& family) {
-  gen::FuzzedChoices<FuzzedDataProvider> choices(input);
-  std::optional<ShapeWithLayout> layout;
-  if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
-    if (const std::optional<ShapeWithLayout> text = gen::consume_layout_text(input)) {
-      if (const int64_t m = family.member_of(*text); m >= 0) layout = family.fit(static_cast<size_t>(m), text->dims);
-    }
-  }
-  FuzzCase c;
-  c.layout = layout ? *layout : draw_family_layout(choices, family);
-  c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
-  return c;
+  return detail::read_case(
+      input,
+      [&](const ShapeWithLayout& text) -> std::optional<ShapeWithLayout> {
+        const int64_t m = family.member_of(text);
+        if (m < 0) return std::nullopt;
+        return family.fit(static_cast<size_t>(m), text.dims);
+      },
+      [&](gen::FuzzedChoices<FuzzedDataProvider>& c) { return draw_family_layout(c, family); });
 }
 
 // Claims for a harness over a family: every layout of it.
