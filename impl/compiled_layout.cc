@@ -324,7 +324,12 @@ CompiledLayout compile_layout(const ShapeWithLayout& shape) {
   for (int64_t l = c.rank - 2; l >= 0 && !empty; --l) {
     c.dense_strides[l] = checked_mul(c.dense_strides[l + 1], shape.dims[l + 1], "dense stride");
   }
-  c.dense_byte_size = checked_mul(c.element_count, c.dense_element_bytes, "dense byte size");
+  // The dense buffer's size, -1 when it does not fit int64 (2^62 + 1 elements
+  // of E(9) take two dense bytes each): the layout is still valid (D9 counts
+  // the physical byte size, not this), so only what needs a dense buffer --
+  // a pack plan, IndexPlan::dense_byte_size -- refuses it, as
+  // spec::dense_byte_size does.
+  if (__builtin_mul_overflow(c.element_count, c.dense_element_bytes, &c.dense_byte_size)) c.dense_byte_size = -1;
 
   // D1: physical position j holds logical dim minor_to_major[rank-1-j].
   c.logical_of_physical.reserve(c.rank);

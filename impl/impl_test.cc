@@ -361,6 +361,22 @@ TEST(Errors, InvalidLayoutsThrowLikeTheSpec) {
   }
 }
 
+// A valid layout whose dense buffer cannot exist: 2^62 + 1 elements of
+// E(9) take 5.2e18 physical bytes but two dense bytes each, past int64. It
+// is answered like the spec (index, sizes); only what needs the dense buffer
+// refuses it, with the spec's reason.
+TEST(Errors, DenseSizePastInt64IsValidButHasNoDenseBuffer) {
+  const ShapeWithLayout s = parse_shape("s1[4611686018427387905]{0:E(9)}");
+  expect_validity_like_spec(print_shape(s));
+  const IndexPlan plan(s);
+  EXPECT_EQ(plan.byte_size(), spec::byte_size(s));
+  const std::vector<int64_t> last{4611686018427387904};
+  EXPECT_EQ(plan.linear_index(last), spec::linear_index(s, last));
+  EXPECT_THROW((void)spec::dense_byte_size(s), Error);
+  EXPECT_THROW((void)plan.dense_byte_size(), Error);
+  EXPECT_THROW(PackPlan{s}, Error);
+}
+
 // Empty arrays: valid exactly when the spec's checked sizes (taken in its
 // order of multiplication) fit.
 TEST(Errors, EmptyArraysValidLikeTheSpec) {

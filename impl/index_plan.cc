@@ -72,7 +72,10 @@ int64_t IndexPlan::rank() const { return state_->layout.rank; }
 int64_t IndexPlan::element_count() const { return state_->layout.element_count; }
 int64_t IndexPlan::padded_element_count() const { return state_->layout.padded_count; }
 int64_t IndexPlan::byte_size() const { return state_->layout.byte_size; }
-int64_t IndexPlan::dense_byte_size() const { return state_->layout.dense_byte_size; }
+int64_t IndexPlan::dense_byte_size() const {
+  if (state_->layout.dense_byte_size < 0) throw Error("dense byte size overflows int64");
+  return state_->layout.dense_byte_size;
+}
 const std::vector<int64_t>& IndexPlan::tiled_shape() const { return state_->layout.final_shape; }
 const IndexProgram& IndexPlan::program() const { return state_->layout.program; }
 

@@ -450,9 +450,9 @@ struct PackPlan::State {
 
   explicit State(const ShapeWithLayout& shape) : index(shape) {
     const CompiledLayout& c = detail::compiled(index);
+    span_bytes = index.dense_byte_size();  // an Error when the dense buffer cannot exist
     strides = c.dense_strides;
     for (int64_t s : strides) byte_strides.push_back(s * c.dense_element_bytes);
-    span_bytes = c.dense_byte_size;
     schedule = make_schedule(c, c.nest);
   }
 

@@ -57,6 +57,8 @@ struct Sizes {
   std::vector<int64_t> tiled_shape;
   int64_t padded_element_count = 0;
   int64_t byte_size = 0;
+  // -1 when it does not fit int64, though the layout is valid: 2^62 + 1
+  // elements of E(9), two dense bytes each.
   int64_t dense_byte_size = 0;
 };
 
@@ -102,8 +104,12 @@ std::string hex_bytes(std::span<const uint8_t> bytes);
 // The impl's plans: every entry point.
 
 inline Sizes sizes_of(const impl::IndexPlan& plan) {
-  return {plan.element_count(), plan.tiled_shape(), plan.padded_element_count(), plan.byte_size(),
-          plan.dense_byte_size()};
+  int64_t dense = -1;
+  try {
+    dense = plan.dense_byte_size();
+  } catch (const Error&) {
+  }
+  return {plan.element_count(), plan.tiled_shape(), plan.padded_element_count(), plan.byte_size(), dense};
 }
 
 // linear_index, linear_index_checked and linear_index_batch of e are the
