@@ -1,5 +1,6 @@
 #include "fuzz/layout_source.h"
 
+#include <tilecheck/gen/layout_mutation.h>
 #include <tilecheck/spec/semantics.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -36,6 +37,17 @@ bool valid_within(const ShapeWithLayout& shape, const gen::RecipeLimits& limits)
   } catch (const Error&) {
     return false;
   }
+}
+
+size_t mutate_input(uint8_t* data, size_t size, size_t max_size, unsigned seed,
+                    const gen::RecipeLimits& recipe_limits, bool kernel_mode) {
+  return gen::mutate_input(
+      data, size, max_size, seed,
+      [&](uint8_t mode, Choices& choices) -> std::optional<ShapeWithLayout> {
+        if (kernel_mode && (mode & 3) == 2) return std::nullopt;
+        return gen::make_layout(choices, recipe_limits);
+      },
+      [](const ShapeWithLayout&) { return true; }, gen::libfuzzer_mutate);
 }
 
 }  // namespace tilecheck::fuzz

@@ -76,7 +76,21 @@ std::optional<ShapeWithLayout> consume_data_layout(FuzzedDataProvider& input, Ch
 // elements and limits.max_padded_elements padded positions.
 bool valid_within(const ShapeWithLayout& shape, const gen::RecipeLimits& limits);
 
+// The structure-aware mutation of an input (gen/layout_mutation.h) for a
+// target whose first layout is consume_layout(..., recipe_limits), or
+// consume_data_layout when `kernel_mode` (its KERNEL inputs are left to
+// libFuzzer's own mutation).
+size_t mutate_input(uint8_t* data, size_t size, size_t max_size, unsigned seed,
+                    const gen::RecipeLimits& recipe_limits, bool kernel_mode);
+
 }  // namespace tilecheck::fuzz
+
+// Defines LLVMFuzzerCustomMutator for a target that reads its first layout
+// as mutate_input says.
+#define TILECHECK_LAYOUT_MUTATOR(recipe_limits, kernel_mode)                                          \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned seed) { \
+    return tilecheck::fuzz::mutate_input(data, size, max_size, seed, recipe_limits, kernel_mode);      \
+  }
 
 // Defines LLVMFuzzerTestOneInput for a differential target whose checks are
 // `void check(FuzzedDataProvider& input, tilecheck::fuzz::Choices& choices)`.

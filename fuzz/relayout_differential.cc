@@ -95,3 +95,4 @@ void check_input(FuzzedDataProvider& input, Choices& choices) {
 }  // namespace tilecheck::fuzz
 
 TILECHECK_DIFFERENTIAL_TARGET(tilecheck::fuzz::check_input)
+TILECHECK_LAYOUT_MUTATOR(tilecheck::fuzz::kDataLimits, false)

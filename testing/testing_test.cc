@@ -7,6 +7,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -18,6 +19,7 @@
 #include <tilecheck/testing/gmock.h>
 #include <tilecheck/testing/gtest.h>
 #include <tilecheck/testing/family.h>
+#include <tilecheck/testing/fuzz.h>
 #include <tilecheck/testing/rapidcheck.h>
 
 namespace {
@@ -253,6 +255,94 @@ TEST(TestingKit, AFamilyDrawsTheEdgesOfEachTileOnItsOwnDim) {
   // Over the budget, the largest open dim is cut back to the largest of its
   // sizes at most half of it.
   EXPECT_EQ(tilecheck::print_shape(s4.fit(0, {385, 6})), "s4[129,6]{0,1:T(8,128)(8,1)E(4)}");
+}
+
+// The harnesses' structure-aware mutator, applied again and again from one
+// TEXT seed: every input it writes reads back (fuzz_case) as a layout of the
+// source, and the steps reach many other layouts -- over a family by its
+// open dims only, over a profile also by tiles, order and type.
+std::set<std::string> layouts_reached_by_mutation(const tilecheck::testing::detail::FuzzSource& source,
+                                                  const std::string& seed_text) {
+  const std::string seed = tilecheck::gen::text_input({seed_text}, std::string(16, '\x07'));
+  std::set<std::string> reached;
+  std::vector<uint8_t> input(seed.begin(), seed.end());
+  for (unsigned step = 0; step < 400; ++step) {
+    std::vector<uint8_t> next = input;
+    next.resize(4096);
+    next.resize(source.mutate(next.data(), input.size(), next.size(), step));
+    FuzzedDataProvider provider(next.data(), next.size());
+    const tilecheck::testing::FuzzCase c = source.next(provider);
+    EXPECT_NO_THROW(tilecheck::spec::validate(c.layout)) << tilecheck::print_shape(c.layout);
+    if (source.family) {
+      EXPECT_TRUE(source.family->contains(c.layout)) << tilecheck::print_shape(c.layout);
+    }
+    reached.insert(tilecheck::print_shape(c.layout));
+    if (step % 8 == 0) input = next;  // a walk, not only single steps from the seed
+  }
+  return reached;
+}
+
+// A mutated input reads back as the mutated layout, and everything read
+// after the layout (the data, the later choices) reads as before: the
+// mutation changes the layout and nothing else.
+TEST(TestingKit, AMutatedInputKeepsEverythingAfterItsLayout) {
+  using Choices = tilecheck::gen::FuzzedChoices<FuzzedDataProvider>;
+  const auto draw = [](uint8_t, Choices& c) -> std::optional<tilecheck::ShapeWithLayout> {
+    return tilecheck::gen::make_layout(c, tilecheck::gen::RecipeLimits{});
+  };
+  const auto later_reads = [](FuzzedDataProvider& p) {
+    std::vector<int64_t> v;
+    for (int i = 0; i < 12; ++i) v.push_back(p.ConsumeIntegralInRange<int64_t>(0, 1000));
+    return v;
+  };
+  int checked = 0;
+  for (unsigned seed = 0; seed < 300; ++seed) {
+    std::vector<uint8_t> input = tilecheck::gen::random_bytes(seed, 40 + seed % 60);
+    if (seed % 2) {  // TEXT mode
+      const std::string text = tilecheck::gen::text_input({"bf16[17,260]{1,0:T(8,128)(2,1)}"},
+                                                          std::string(input.begin(), input.end()));
+      input.assign(text.begin(), text.end());
+    } else {
+      input.back() &= 0xfe;  // RECIPE mode
+    }
+    const std::optional<tilecheck::gen::DecodedLayout> d =
+        tilecheck::gen::decode_first_layout(input.data(), input.size(), draw);
+    ASSERT_TRUE(d.has_value()) << seed;
+    tilecheck::gen::SeededChoices c(seed);
+    const tilecheck::ShapeWithLayout mutated = tilecheck::gen::mutate_layout(d->layout, c);
+    const std::vector<uint8_t> out = tilecheck::gen::encode_first_layout(input.data(), *d, mutated, input.size(), 4096);
+    ASSERT_FALSE(out.empty());
+
+    FuzzedDataProvider before(input.data(), input.size()), after(out.data(), out.size());
+    Choices cb(before);
+    const uint8_t mode = before.ConsumeIntegral<uint8_t>();
+    (mode & 1) ? (void)tilecheck::gen::consume_layout_text(before) : (void)draw(mode, cb);
+    ASSERT_EQ(after.ConsumeIntegral<uint8_t>() & 1, 1);
+    const std::optional<tilecheck::ShapeWithLayout> read = tilecheck::gen::consume_layout_text(after);
+    // What the mutation wrote is read back; a text the parser refuses
+    // (mutations may leave the valid layouts) reads as nullopt.
+    if (read) {
+      EXPECT_EQ(tilecheck::print_shape(*read), tilecheck::print_shape(mutated)) << seed;
+      ++checked;
+    }
+    EXPECT_EQ(later_reads(before), later_reads(after)) << seed;
+  }
+  EXPECT_GT(checked, 250);
+}
+
+TEST(TestingKit, TheHarnessMutatorStepsToOtherLayoutsOfTheSource) {
+  const tilecheck::testing::Family family = tilecheck::testing::family("u8[?,?]{1,0:T(32,128)(4,1)}");
+  const auto over_family = tilecheck::testing::detail::fuzz_source(family, "pack");
+  const std::set<std::string> by_dims = layouts_reached_by_mutation(over_family, "u8[33,129]{1,0:T(32,128)(4,1)}");
+  EXPECT_GT(by_dims.size(), 30u);
+  const auto over_profile = tilecheck::testing::detail::fuzz_source("tpu", "pack");
+  const std::set<std::string> by_structure = layouts_reached_by_mutation(over_profile, "f32[9,129]{1,0:T(8,128)}");
+  EXPECT_GT(by_structure.size(), 30u);
+  // Other tiles, orders and types than the seed's, not only other dims.
+  EXPECT_TRUE(std::any_of(by_structure.begin(), by_structure.end(),
+                          [](const std::string& t) { return t.find("T(8,128)}") == std::string::npos; }));
+  EXPECT_TRUE(std::any_of(by_structure.begin(), by_structure.end(),
+                          [](const std::string& t) { return t.rfind("f32", 0) != 0; }));
 }
 
 TEST(TestingKit, FamilyLayoutsAreMembersWithinTheBudget) {

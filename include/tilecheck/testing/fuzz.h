@@ -41,6 +41,14 @@
 // your code: "tilecheck fuzz harness: 20000 of 20000 inputs (100.0%)
 // reached my_pack (layouts: ...)".
 //
+// Each harness also defines LLVMFuzzerCustomMutator: half of libFuzzer's
+// mutations change the input's layout by one structural step -- a dim moved
+// past a threshold, for a profile also a tile level, the dim order, the type
+// (gen/layout_mutation.h) -- and write it back as TEXT, the other half are
+// libFuzzer's own. TILECHECK_FUZZ_MUTATOR=off in the environment makes them
+// all libFuzzer's; define TILECHECK_FUZZ_NO_MUTATOR before including this
+// header when you define your own mutator.
+//
 // FuzzedDataProvider.h comes with clang (Debian: libclang-rt-14-dev). Link
 // tilecheck::testing and build with clang's -fsanitize=fuzzer (or any
 // driver of LLVMFuzzerTestOneInput).
@@ -58,6 +66,7 @@
 #include <vector>
 
 #include <tilecheck/gen/fuzzed_choices.h>
+#include <tilecheck/gen/layout_mutation.h>
 #include <tilecheck/gen/layout_recipe.h>
 #include <tilecheck/gen/profiles.h>
 #include <tilecheck/gen/seeded_choices.h>
@@ -146,6 +155,33 @@ struct FuzzSource {
   FuzzCase next(FuzzedDataProvider& input) const {
     return family ? fuzz_case(input, *family) : fuzz_case(input, profile);
   }
+  // LLVMFuzzerCustomMutator: the input's layout, as next() reads it, one
+  // structural step away -- for a family only its open dims, and only to
+  // another of its layouts; for a profile any layout the spec accepts.
+  size_t mutate(uint8_t* data, size_t size, size_t max_size, unsigned seed) const {
+    using Choices = gen::FuzzedChoices<FuzzedDataProvider>;
+    if (family) {
+      return gen::mutate_input(
+          data, size, max_size, seed,
+          [&](uint8_t, Choices& c) -> std::optional<ShapeWithLayout> { return draw_family_layout(c, *family); },
+          [&](const ShapeWithLayout& s) { return family->contains(s); }, gen::libfuzzer_mutate,
+          gen::MutationScope{.layout = false});
+    }
+    const gen::Profile p = fuzz_profile(profile);
+    const gen::RecipeLimits limits = gen::profile_limits(p, gen::kExhaustiveLimits);
+    return gen::mutate_input(
+        data, size, max_size, seed,
+        [&](uint8_t, Choices& c) -> std::optional<ShapeWithLayout> { return gen::make_profile_layout(c, p, limits); },
+        [](const ShapeWithLayout& s) {
+          try {
+            spec::validate(s);
+            return true;
+          } catch (const Error&) {
+            return false;
+          }
+        },
+        gen::libfuzzer_mutate);
+  }
   ~FuzzSource() {
     if (inputs == 0) return;
     std::fprintf(stderr, "tilecheck fuzz harness: %llu of %llu inputs (%.1f%%) reached %s (layouts: %s)\n",
@@ -200,15 +236,31 @@ int fuzz_unpack(const uint8_t* data, size_t size, Unpack unpack, Claims claims, 
 }  // namespace tilecheck::testing
 
 // `source`: a profile's name ("tpu") or a Family (family.h).
-#define TILECHECK_FUZZ_PACK(pack, claims, source)                                                 \
-  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                      \
-    static ::tilecheck::testing::detail::FuzzSource tilecheck_source_ =                          \
-        ::tilecheck::testing::detail::fuzz_source(source, #pack);                                \
-    return ::tilecheck::testing::detail::fuzz_pack(data, size, pack, claims, tilecheck_source_); \
-  }
-#define TILECHECK_FUZZ_UNPACK(unpack, claims, source)                                                 \
+#define TILECHECK_FUZZ_PACK(pack, claims, source)                                                     \
+  TILECHECK_DETAIL_FUZZ_SOURCE(source, pack)                                                          \
   extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                          \
-    static ::tilecheck::testing::detail::FuzzSource tilecheck_source_ =                              \
-        ::tilecheck::testing::detail::fuzz_source(source, #unpack);                                  \
-    return ::tilecheck::testing::detail::fuzz_unpack(data, size, unpack, claims, tilecheck_source_); \
+    return ::tilecheck::testing::detail::fuzz_pack(data, size, pack, claims, tilecheck_fuzz_source_()); \
+  }                                                                                                   \
+  TILECHECK_DETAIL_FUZZ_MUTATOR
+#define TILECHECK_FUZZ_UNPACK(unpack, claims, source)                                                     \
+  TILECHECK_DETAIL_FUZZ_SOURCE(source, unpack)                                                            \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                              \
+    return ::tilecheck::testing::detail::fuzz_unpack(data, size, unpack, claims, tilecheck_fuzz_source_()); \
+  }                                                                                                       \
+  TILECHECK_DETAIL_FUZZ_MUTATOR
+
+// The harness's source of layouts, made at its first use.
+#define TILECHECK_DETAIL_FUZZ_SOURCE(source, code)                                     \
+  static ::tilecheck::testing::detail::FuzzSource& tilecheck_fuzz_source_() {          \
+    static ::tilecheck::testing::detail::FuzzSource tilecheck_source_ =                \
+        ::tilecheck::testing::detail::fuzz_source(source, #code);                      \
+    return tilecheck_source_;                                                          \
   }
+#ifdef TILECHECK_FUZZ_NO_MUTATOR
+#define TILECHECK_DETAIL_FUZZ_MUTATOR
+#else
+#define TILECHECK_DETAIL_FUZZ_MUTATOR                                                                 \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned seed) { \
+    return tilecheck_fuzz_source_().mutate(data, size, max_size, seed);                               \
+  }
+#endif
