@@ -96,21 +96,62 @@ inline gen::Profile fuzz_profile(std::string_view name) {
   return *profile;
 }
 
+using Choices = gen::FuzzedChoices<FuzzedDataProvider>;
+
+// A source's layouts, as the harnesses read them: `from_text` takes a TEXT
+// layout as one of the source's (nullopt: it is not one), `draw` makes one
+// from the input's choices. read_case reads an input with them, and the
+// mutator keeps a step only where from_text would take it.
+struct ProfileLayouts {
+  gen::Profile profile;
+  gen::RecipeLimits limits;
+  explicit ProfileLayouts(std::string_view name)
+      : profile(fuzz_profile(name)), limits(gen::profile_limits(profile, gen::kExhaustiveLimits)) {}
+  // Any valid layout, shrunk to the profile's budget.
+  std::optional<ShapeWithLayout> from_text(const ShapeWithLayout& text) const {
+    return gen::fit_for_data(text, limits);
+  }
+  ShapeWithLayout draw(Choices& c) const { return gen::make_profile_layout(c, profile, limits); }
+};
+
+struct FamilyLayouts {
+  const Family& family;
+  // A layout of the family, cut back within its max_elements.
+  std::optional<ShapeWithLayout> from_text(const ShapeWithLayout& text) const {
+    const int64_t m = family.member_of(text);
+    if (m < 0) return std::nullopt;
+    return family.fit(static_cast<size_t>(m), text.dims);
+  }
+  ShapeWithLayout draw(Choices& c) const { return draw_family_layout(c, family); }
+};
+
 // The harnesses' reading of an input, whatever the layouts' source: the
-// mode byte; in TEXT mode, `from_text` turns the text's layout into the
-// case's (or nullopt: draw instead); else `draw` makes it from the
-// choices; then the dense data from the same choices.
-template <class FromText, class Draw>
-FuzzCase read_case(FuzzedDataProvider& input, FromText from_text, Draw draw) {
-  gen::FuzzedChoices<FuzzedDataProvider> choices(input);
+// mode byte; in TEXT mode, the text's layout if the source takes it (else
+// a draw); else a draw from the choices; then the dense data from the same
+// choices.
+template <class Layouts>
+FuzzCase read_case(FuzzedDataProvider& input, const Layouts& layouts) {
+  Choices choices(input);
   std::optional<ShapeWithLayout> layout;
   if (input.ConsumeIntegral<uint8_t>() & 1) {  // TEXT mode
-    if (const std::optional<ShapeWithLayout> text = gen::consume_layout_text(input)) layout = from_text(*text);
+    if (const std::optional<ShapeWithLayout> text = gen::consume_layout_text(input)) layout = layouts.from_text(*text);
   }
   FuzzCase c;
-  c.layout = layout ? *layout : draw(choices);
+  c.layout = layout ? *layout : layouts.draw(choices);
   c.dense = spec::canonical_dense(c.layout, gen::make_dense_data(choices, c.layout));
   return c;
+}
+
+// LLVMFuzzerCustomMutator over a source's layouts (gen/layout_mutation.h):
+// the input's layout, read as read_case reads it, one structural step away,
+// to a layout the source takes.
+template <class Layouts>
+size_t mutate_case(uint8_t* data, size_t size, size_t max_size, unsigned seed, const Layouts& layouts,
+                   gen::MutationScope scope) {
+  return gen::mutate_input(
+      data, size, max_size, seed,
+      [&](uint8_t, Choices& c) -> std::optional<ShapeWithLayout> { return layouts.draw(c); },
+      [&](const ShapeWithLayout& s) { return layouts.from_text(s).has_value(); }, gen::libfuzzer_mutate, scope);
 }
 
 }  // namespace detail
@@ -118,25 +159,14 @@ FuzzCase read_case(FuzzedDataProvider& input, FromText from_text, Draw draw) {
 // A layout of the profile ("general", "tpu" or "gpu"; an unknown name
 // aborts with a message) and a dense array for it, from the input.
 inline FuzzCase fuzz_case(FuzzedDataProvider& input, std::string_view profile = "general") {
-  const gen::Profile p = detail::fuzz_profile(profile);
-  const gen::RecipeLimits limits = gen::profile_limits(p, gen::kExhaustiveLimits);
-  return detail::read_case(
-      input, [&](const ShapeWithLayout& text) { return gen::fit_for_data(text, limits); },
-      [&](gen::FuzzedChoices<FuzzedDataProvider>& c) { return gen::make_profile_layout(c, p, limits); });
+  return detail::read_case(input, detail::ProfileLayouts(profile));
 }
 
 // A layout of `family` and a dense array for it, from the input: TEXT mode
 // takes the text only when it is a layout of the family (cut back within
 // its max_elements), else the family's draw.
 inline FuzzCase fuzz_case(FuzzedDataProvider& input, const Family& family) {
-  return detail::read_case(
-      input,
-      [&](const ShapeWithLayout& text) -> std::optional<ShapeWithLayout> {
-        const int64_t m = family.member_of(text);
-        if (m < 0) return std::nullopt;
-        return family.fit(static_cast<size_t>(m), text.dims);
-      },
-      [&](gen::FuzzedChoices<FuzzedDataProvider>& c) { return draw_family_layout(c, family); });
+  return detail::read_case(input, detail::FamilyLayouts{family});
 }
 
 // Claims for a harness over a family: every layout of it.
@@ -155,32 +185,11 @@ struct FuzzSource {
   FuzzCase next(FuzzedDataProvider& input) const {
     return family ? fuzz_case(input, *family) : fuzz_case(input, profile);
   }
-  // LLVMFuzzerCustomMutator: the input's layout, as next() reads it, one
-  // structural step away -- for a family only its open dims, and only to
-  // another of its layouts; for a profile any layout the spec accepts.
+  // LLVMFuzzerCustomMutator: for a family only its open dims change, and
+  // only to another of its layouts; for a profile any step to a valid one.
   size_t mutate(uint8_t* data, size_t size, size_t max_size, unsigned seed) const {
-    using Choices = gen::FuzzedChoices<FuzzedDataProvider>;
-    if (family) {
-      return gen::mutate_input(
-          data, size, max_size, seed,
-          [&](uint8_t, Choices& c) -> std::optional<ShapeWithLayout> { return draw_family_layout(c, *family); },
-          [&](const ShapeWithLayout& s) { return family->contains(s); }, gen::libfuzzer_mutate,
-          gen::MutationScope{.layout = false});
-    }
-    const gen::Profile p = fuzz_profile(profile);
-    const gen::RecipeLimits limits = gen::profile_limits(p, gen::kExhaustiveLimits);
-    return gen::mutate_input(
-        data, size, max_size, seed,
-        [&](uint8_t, Choices& c) -> std::optional<ShapeWithLayout> { return gen::make_profile_layout(c, p, limits); },
-        [](const ShapeWithLayout& s) {
-          try {
-            spec::validate(s);
-            return true;
-          } catch (const Error&) {
-            return false;
-          }
-        },
-        gen::libfuzzer_mutate);
+    if (family) return mutate_case(data, size, max_size, seed, FamilyLayouts{*family}, {.layout = false});
+    return mutate_case(data, size, max_size, seed, ProfileLayouts(profile), {});
   }
   ~FuzzSource() {
     if (inputs == 0) return;
