@@ -23,7 +23,7 @@ HWY_EXPORT(UnpackRows2U16);
 HWY_EXPORT(UnpackRows4U8);
 HWY_EXPORT(UnpackRows8U4);
 HWY_EXPORT(UnpackRows32U1);
-HWY_EXPORT(TransposeU32);
+HWY_EXPORT(TransposeElements);
 HWY_EXPORT(PackPanel);
 HWY_EXPORT(TransposePanelPack);
 HWY_EXPORT(TransposePanelUnpack);
@@ -46,9 +46,9 @@ void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64
 }
 void flush_streams() { hwy::FlushStream(); }
 
-void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
-                   bool dst_outer) {
-  HWY_DYNAMIC_DISPATCH(TransposeU32)(src_rows, dst_rows, rows, cols, dst_outer);
+void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
+                        int64_t dst_stride, int64_t rows, int64_t cols) {
+  HWY_DYNAMIC_DISPATCH(TransposeElements)(elem_bytes, src, src_stride, dst, dst_stride, rows, cols);
 }
 
 void pack_rows2_u16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {

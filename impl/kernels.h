@@ -83,13 +83,20 @@ RowStores row_stores(bool stream, uintptr_t dense, int64_t row_stride, int64_t n
 
 namespace tilecheck::impl::kernels {
 
-// 32-bit transpose: dst_rows[j][i] = src_rows[i][j] for i < rows, j < cols
-// (rows given by pointers, so a block may span several tiles). 4x4 SIMD
-// blocks, scalar edges. Serves pack (dense rows -> physical columns) and
-// unpack (the same map read the other way). `dst_outer`: finish destination
-// rows one group of 4 after another (else source rows).
-void transpose_u32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
-                   bool dst_outer);
+// Transpose of elements of 1, 2, 4 or 8 bytes between two strided
+// matrices (strides in bytes, any alignment):
+//
+//   dst[c*dst_stride + r*elem_bytes .. +elem_bytes) = src[r*src_stride + c*elem_bytes ..]
+//
+// for r < rows, c < cols: the block of a pack whose dense rows and
+// physical columns are both contiguous (a transposed matrix of bf16, s8,
+// f64, ...), and its unpack the other way. Cache-blocked in squares of 64
+// bytes a side (16 elements for 8-byte ones), destination rows outer, each
+// square in 128-bit SIMD blocks of (16/elem_bytes)^2 elements (interleave
+// stages), scalar at the edges and on targets whose vectors are sizeless
+// (SVE, RVV: blocked scalar).
+void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
+                        int64_t dst_stride, int64_t rows, int64_t cols);
 
 }  // namespace tilecheck::impl::kernels
 

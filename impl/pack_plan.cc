@@ -31,6 +31,7 @@ using detail::Digit;
 using detail::LoopNest;
 using detail::Schedule;
 using detail::WorkSplit;
+using detail::Touch;
 using detail::check_buffer_size;
 using detail::check_disjoint;
 using Kind = PackPlan::LeafCall::Kind;
@@ -167,21 +168,14 @@ struct Mover {
     }
   }
 
-  // Scalar block of fixed-size elements: column c, row r.
-  // 32-bit transpose: dense rows r (stride sb) become the n physical
-  // columns (stride width). Preconditions: rows, n <= kMaxTransposeRows.
-  static constexpr int64_t kMaxTransposeRows = 1024;
+  // Transposed block of 1-, 2-, 4- or 8-byte elements whose dense columns
+  // are adjacent: dense rows r (stride sb) become the n physical columns
+  // (stride width).
   void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
-    const uint8_t* in[kMaxTransposeRows];
-    uint8_t* out[kMaxTransposeRows];
     if (pack) {
-      for (int64_t r = 0; r < rows; ++r) in[r] = src + (dense + r * sb) * 4;
-      for (int64_t j = 0; j < n; ++j) out[j] = dst + (phys + j * width) * 4;
-      kernels::transpose_u32(in, out, rows, n, false);  // dense rows outer
+      kernels::transpose_elements(nb, src + dense * nb, sb * nb, dst + phys * nb, width * nb, rows, n);
     } else {
-      for (int64_t j = 0; j < n; ++j) in[j] = src + (phys + j * width) * 4;
-      for (int64_t r = 0; r < rows; ++r) out[r] = dst + (dense + r * sb) * 4;
-      kernels::transpose_u32(in, out, n, rows, true);  // dense rows outer
+      kernels::transpose_elements(nb, src + phys * nb, width * nb, dst + dense * nb, sb * nb, n, rows);
     }
   }
 
@@ -223,19 +217,18 @@ struct Mover {
   // How block() moves a block: which kernels can take it, and (a speed
   // choice) the column-at-a-time copy only where each column is one run of
   // dense memory, or for elements no other loop moves.
-  Kind block_kind(int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
+  Kind block_kind(int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t rows) const {
     if (sa == 1 && rows == width && interleave(phys, width) != Interleave::kNone) return Kind::kInterleave;
     if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) return Kind::kColumns;
-    if (byte_elements() && nb == 4 && sa == 1 && rows <= kMaxTransposeRows && n <= kMaxTransposeRows) {
-      return Kind::kTranspose;
-    }
+    // Past the line above only elements of 1, 2, 4 or 8 bytes remain.
+    if (byte_elements() && sa == 1) return Kind::kTranspose;
     if (byte_elements() && (nb == 1 || nb == 2 || nb == 4 || nb == 8)) return Kind::kScalarBlock;
     return Kind::kBitBlock;
   }
 
   void block(int64_t dense, int64_t sa, int64_t sb, int64_t phys, int64_t width, int64_t n,
              int64_t rows) const {
-    const Kind kind = block_kind(sa, sb, phys, width, n, rows);
+    const Kind kind = block_kind(sa, sb, phys, width, rows);
     if (traced(kind, dense, phys, n, rows, sa, sb)) return;
     switch (kind) {
       case Kind::kInterleave:
@@ -338,25 +331,12 @@ struct Mover {
   }
 };
 
-struct Touch {
-  int constraint;
-  int64_t coeff;
-};
-
 struct Walker {
   const Schedule& schedule;
   const LoopNest& nest;
-  std::vector<std::vector<Touch>> touches;  // per depth
+  const std::vector<std::vector<Touch>>& touches;  // per depth
 
-  explicit Walker(const Schedule& s) : schedule(s), nest(s.nest), touches(s.nest.digits.size()) {
-    for (size_t k = 0; k < nest.constraints.size(); ++k) {
-      for (size_t j = 0; j < nest.digits.size(); ++j) {
-        if (nest.constraints[k].coeff[j] != 0) {
-          touches[j].push_back({static_cast<int>(k), nest.constraints[k].coeff[j]});
-        }
-      }
-    }
-  }
+  explicit Walker(const Schedule& s) : schedule(s), nest(s.nest), touches(s.touches) {}
 
   int64_t limit(size_t depth, const int64_t* acc) const {
     int64_t lim = nest.digits[depth].extent;

@@ -369,54 +369,6 @@ void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
       phys, dense, row_stride, n, stream, sign);
 }
 
-void TransposeU32(const uint8_t* const* src_rows, uint8_t* const* dst_rows, int64_t rows, int64_t cols,
-                  bool dst_outer) {
-#if HWY_TARGET == HWY_SCALAR
-  const int64_t rows4 = 0, cols4 = 0;  // no 128-bit vectors: all scalar
-  (void)dst_outer;
-#else
-  auto src = [&](int64_t i) { return reinterpret_cast<const uint32_t*>(src_rows[i]); };
-  auto dst = [&](int64_t j) { return reinterpret_cast<uint32_t*>(dst_rows[j]); };
-  const hn::Full128<uint32_t> d;
-  const hn::Full128<uint64_t> d64;
-  const int64_t rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
-  auto block = [&](int64_t i, int64_t j) {
-    const auto a = hn::LoadU(d, src(i) + j);
-    const auto b = hn::LoadU(d, src(i + 1) + j);
-    const auto c = hn::LoadU(d, src(i + 2) + j);
-    const auto e = hn::LoadU(d, src(i + 3) + j);
-    const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));  // a0 b0 a1 b1
-    const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
-    const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));  // a2 b2 a3 b3
-    const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
-    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_lo, ce_lo)), d, dst(j) + i);
-    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_lo, ce_lo)), d, dst(j + 1) + i);
-    hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, ab_hi, ce_hi)), d, dst(j + 2) + i);
-    hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, ab_hi, ce_hi)), d, dst(j + 3) + i);
-  };
-  // The outer loop walks the side whose rows should be finished one after
-  // another (the dense side: whole cache lines per row).
-  if (dst_outer) {
-    for (int64_t j = 0; j < cols4; j += 4) {
-      for (int64_t i = 0; i < rows4; i += 4) block(i, j);
-    }
-  } else {
-    for (int64_t i = 0; i < rows4; i += 4) {
-      for (int64_t j = 0; j < cols4; j += 4) block(i, j);
-    }
-  }
-#endif
-  // Edges: columns past cols4 for the vector rows, then rows past rows4;
-  // bytes, since the rows may start anywhere (an unaligned view).
-  const auto move = [&](int64_t i, int64_t j) { std::memcpy(dst_rows[j] + 4 * i, src_rows[i] + 4 * j, 4); };
-  for (int64_t i = 0; i < rows4; ++i) {
-    for (int64_t j = cols4; j < cols; ++j) move(i, j);
-  }
-  for (int64_t i = rows4; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) move(i, j);
-  }
-}
-
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

@@ -82,7 +82,10 @@ int thread_count(const ExecOptions& options) {
 
 }  // namespace
 
-Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest) {
+namespace {
+
+// The schedule without its touches (make_schedule adds them).
+Schedule make_digit_schedule(const CompiledLayout& c, const LoopNest& nest) {
   Schedule s;
   s.nest = nest;
   if (!s.nest.lowered) return s;
@@ -133,6 +136,21 @@ Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest) {
     bool aligned = (digits[n - 1].extent * c.bits) % 8 == 0;
     for (size_t j = 0; j < s.leaf; ++j) aligned = aligned && (digits[j].dst_stride * c.bits) % 8 == 0;
     s.assign_bytes = aligned;
+  }
+  return s;
+}
+
+}  // namespace
+
+Schedule make_schedule(const CompiledLayout& c, const LoopNest& nest) {
+  Schedule s = make_digit_schedule(c, nest);
+  s.touches.resize(s.nest.digits.size());
+  for (size_t k = 0; k < s.nest.constraints.size(); ++k) {
+    for (size_t j = 0; j < s.nest.digits.size(); ++j) {
+      if (s.nest.constraints[k].coeff[j] != 0) {
+        s.touches[j].push_back({static_cast<int>(k), s.nest.constraints[k].coeff[j]});
+      }
+    }
   }
   return s;
 }

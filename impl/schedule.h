@@ -11,12 +11,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "impl/compiled_layout.h"
 #include "impl/kernels.h"
 #include <tilecheck/impl/plan.h>
 
 namespace tilecheck::impl::detail {
+
+// A constraint that digit j's iterations advance: its index in
+// LoopNest::constraints and the digit's coefficient in it.
+struct Touch {
+  int constraint;
+  int64_t coeff;
+};
 
 // The loop nest as executed: digits reordered for locality, and the depth
 // at which the leaf takes over (the last digit alone, or the last two as a
@@ -49,6 +57,9 @@ struct Schedule {
   // G or R, so the valid columns are one count per call.
   bool panel = false;
   kernels::Panel panel_shape;
+  // Per digit of `nest` (as reordered), the constraints it advances: made
+  // with the plan, so that a call allocates nothing.
+  std::vector<std::vector<Touch>> touches;
 };
 
 // `nest`: c.nest, or the nest of a strided view of the dense array

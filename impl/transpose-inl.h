@@ -160,28 +160,38 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
   // f32[4096,4096]{0,1:T(8,128)} (bench/pack_memcpy_ratio): 64 columns
   // beat 16, 32, 128 and 256 (unpack 14.4 -> 16.7 GB/s against 16 columns
   // with the same prefetch; 16 columns without prefetch 13.3).
+  //
+  // Pack into physical columns a multiple of 4 KiB apart (a transposed
+  // matrix of 1024 rows, say) goes 16 columns at a time instead: all the
+  // columns' lines fall in one L1 set, and 64 of them at once evict each
+  // other (f32[1024,1024]{0,1} in cache: pack 8.6 -> 17-19 GB/s at 16
+  // columns, bench/pack_memcpy_ratio). And the prefetch is for memory
+  // only: in cache it costs more than it saves (f32[128,128]{0,1}: pack
+  // and unpack 41-44 -> 46-48 GB/s without it).
   constexpr int64_t kChunk = 64;
+  const bool aliased = p.col_stride % 4096 == 0 && (p.col_group == 1 || p.group_stride % 4096 == 0);
+  const int64_t chunk = kPack && aliased ? 16 : kChunk;
   // The line of column c0 + k, rows r..r+15 (physical column offsets o).
   auto in_line = [&](const int64_t* o, int64_t r, int64_t c0, int64_t k) {
     return kPack ? in + (r + k) * rs + c0 * 4 : in + o[k] + r * 4;
   };
   ColumnCursor col{p}, col_ahead{p};
-  for (int64_t k = 0; k < kChunk; ++k) col_ahead.next();
+  for (int64_t k = 0; k < chunk; ++k) col_ahead.next();
   const int64_t cols16 = cols / 16 * 16;
-  for (int64_t cb = 0; cb < cols16; cb += kChunk) {
-    const int64_t ce = std::min(cb + kChunk, cols16);
+  for (int64_t cb = 0; cb < cols16; cb += chunk) {
+    const int64_t ce = std::min(cb + chunk, cols16);
     int64_t off[kChunk], off_ahead[kChunk];  // of columns cb.. and cb + kChunk..
     for (int64_t c = 0; c < ce - cb; ++c, col.next(), col_ahead.next()) {
       off[c] = col.offset();
       off_ahead[c] = col_ahead.offset();
     }
-    const bool prefetch = ce + kChunk <= cols16;
+    const bool prefetch = kStream && ce + chunk <= cols16;
     int64_t r = 0;
     for (; r + 16 <= p.rows; r += 16) {
       for (int64_t c0 = cb; c0 < ce; c0 += 16) {
         const int64_t* o = off + (c0 - cb);
         if (prefetch) {
-          for (int64_t k = 0; k < 16; ++k) hwy::Prefetch(in_line(off_ahead + (c0 - cb), r, c0 + kChunk, k));
+          for (int64_t k = 0; k < 16; ++k) hwy::Prefetch(in_line(off_ahead + (c0 - cb), r, c0 + chunk, k));
         }
         Transpose16Lines<kStream>([&](int64_t k) { return in_line(o, r, c0, k); },
                                   [&](int64_t k) { return kPack ? out + o[k] + r * 4 : out + (r + k) * rs + c0 * 4; });
@@ -271,6 +281,127 @@ void TransposePanelUnpack(const TransposePanel& p, const uint8_t* phys, uint8_t*
     TransposeBlocks<false, true>(p, phys, dense, cols);
   } else {
     TransposeBlocks<false, false>(p, phys, dense, cols);
+  }
+}
+
+// Element transposes (kernels.h, transpose_elements), in 128-bit blocks of
+// M = 16/kElem rows: 2x2 and 4x4 (8- and 4-byte elements) on every SIMD
+// target; 8x8 and 16x16 (2- and 1-byte) where vectors have a size, since
+// they are held in arrays (not on SVE and RVV, whose vectors are sizeless:
+// blocked scalar there).
+#if HWY_TARGET != HWY_SCALAR
+#define TILECHECK_TRANSPOSE_SIMD_4_8 1
+#if HWY_TARGET != HWY_SVE && HWY_TARGET != HWY_SVE2 && HWY_TARGET != HWY_SVE_256 && \
+    HWY_TARGET != HWY_SVE2_128 && HWY_TARGET != HWY_RVV
+#define TILECHECK_TRANSPOSE_SIMD_1_2 1
+using Bytes128 = hn::Vec<hn::Full128<uint8_t>>;
+
+// One stage of an MxM transpose held in x[0..M) (row i in x[i]), with lanes
+// of kLane bytes: pairs s apart within blocks of 2s interleave, low halves
+// then high halves. log2(M) stages at lanes of 1, 2, 4, ... elements leave
+// column j in x[j].
+template <size_t kLane>
+HWY_INLINE void InterleaveStage(Bytes128* x, int m, int s) {
+  const hn::Full128<hwy::UnsignedFromSize<kLane>> d;
+  const hn::Full128<uint8_t> d8;
+  Bytes128 y[16];
+  for (int b = 0; b < m; b += 2 * s) {
+    for (int i = 0; i < s; ++i) {
+      const auto lo = hn::BitCast(d, x[b + i]), hi = hn::BitCast(d, x[b + i + s]);
+      y[b + 2 * i] = hn::BitCast(d8, hn::InterleaveLower(d, lo, hi));
+      y[b + 2 * i + 1] = hn::BitCast(d8, hn::InterleaveUpper(d, lo, hi));
+    }
+  }
+  for (int i = 0; i < m; ++i) x[i] = y[i];
+}
+#endif
+
+// The MxM block at src (rows ss bytes apart) into dst (rows ds apart),
+// transposed: the same stages, written out for M = 2 and 4.
+template <size_t kElem>
+HWY_INLINE void TransposeBlock128(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds) {
+  const hn::Full128<uint8_t> d8;
+  if constexpr (kElem == 8) {
+    const hn::Full128<uint64_t> d;
+    const auto a = hn::BitCast(d, hn::LoadU(d8, src)), b = hn::BitCast(d, hn::LoadU(d8, src + ss));
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d, a, b)), d8, dst);
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d, a, b)), d8, dst + ds);
+  } else if constexpr (kElem == 4) {
+    const hn::Full128<uint32_t> d;
+    const hn::Full128<uint64_t> d64;
+    const auto a = hn::BitCast(d, hn::LoadU(d8, src)), b = hn::BitCast(d, hn::LoadU(d8, src + ss));
+    const auto c = hn::BitCast(d, hn::LoadU(d8, src + 2 * ss)), e = hn::BitCast(d, hn::LoadU(d8, src + 3 * ss));
+    const auto ab_lo = hn::BitCast(d64, hn::InterleaveLower(d, a, b));  // a0 b0 a1 b1
+    const auto ce_lo = hn::BitCast(d64, hn::InterleaveLower(d, c, e));
+    const auto ab_hi = hn::BitCast(d64, hn::InterleaveUpper(d, a, b));  // a2 b2 a3 b3
+    const auto ce_hi = hn::BitCast(d64, hn::InterleaveUpper(d, c, e));
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d64, ab_lo, ce_lo)), d8, dst);
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d64, ab_lo, ce_lo)), d8, dst + ds);
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d64, ab_hi, ce_hi)), d8, dst + 2 * ds);
+    hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d64, ab_hi, ce_hi)), d8, dst + 3 * ds);
+  } else {
+#ifdef TILECHECK_TRANSPOSE_SIMD_1_2
+    constexpr int kM = static_cast<int>(16 / kElem);
+    Bytes128 x[16];
+    for (int i = 0; i < kM; ++i) x[i] = hn::LoadU(d8, src + i * ss);
+    InterleaveStage<kElem>(x, kM, 1);
+    InterleaveStage<kElem * 2>(x, kM, 2);
+    InterleaveStage<kElem * 4>(x, kM, 4);
+    if constexpr (kM >= 16) InterleaveStage<kElem * 8>(x, kM, 8);
+    for (int j = 0; j < kM; ++j) hn::StoreU(x[j], d8, dst + j * ds);
+#endif
+  }
+}
+#endif
+
+template <size_t kElem>
+void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+  // Squares of 64 bytes a side (a cache line of every row on both sides;
+  // 16 elements, two lines, for 8-byte ones), destination rows outer, so
+  // that each destination row is written front to back.
+  constexpr int64_t kSquare = kElem == 8 ? 16 : static_cast<int64_t>(64 / kElem);
+#if defined(TILECHECK_TRANSPOSE_SIMD_1_2)
+  constexpr bool kSimd = true;
+#elif defined(TILECHECK_TRANSPOSE_SIMD_4_8)
+  constexpr bool kSimd = kElem >= 4;
+#else
+  constexpr bool kSimd = false;
+#endif
+  constexpr int64_t kM = static_cast<int64_t>(16 / kElem);
+  auto scalar = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      for (int64_t r = r0; r < r1; ++r) std::memcpy(dst + c * ds + r * kElem, src + r * ss + c * kElem, kElem);
+    }
+  };
+  for (int64_t c0 = 0; c0 < cols; c0 += kSquare) {
+    const int64_t c1 = std::min(cols, c0 + kSquare);
+    for (int64_t r0 = 0; r0 < rows; r0 += kSquare) {
+      const int64_t r1 = std::min(rows, r0 + kSquare);
+      int64_t rv = r0, cv = c0;  // the square's whole SIMD blocks: [r0, rv) x [c0, cv)
+      if constexpr (kSimd) {
+        rv = r0 + (r1 - r0) / kM * kM;
+        cv = c0 + (c1 - c0) / kM * kM;
+        for (int64_t c = c0; c < cv; c += kM) {
+          for (int64_t r = r0; r < rv; r += kM) {
+            TransposeBlock128<kElem>(src + r * ss + c * kElem, ss, dst + c * ds + r * kElem, ds);
+          }
+        }
+      }
+      scalar(rv, r1, c0, cv);  // rows past the last whole block, in the blocks' columns
+      scalar(r0, r1, cv, c1);  // columns past the last whole block
+    }
+  }
+}
+#undef TILECHECK_TRANSPOSE_SIMD_1_2
+#undef TILECHECK_TRANSPOSE_SIMD_4_8
+
+void TransposeElements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
+                       int64_t dst_stride, int64_t rows, int64_t cols) {
+  switch (elem_bytes) {
+    case 1: return TransposeElementsOf<1>(src, src_stride, dst, dst_stride, rows, cols);
+    case 2: return TransposeElementsOf<2>(src, src_stride, dst, dst_stride, rows, cols);
+    case 4: return TransposeElementsOf<4>(src, src_stride, dst, dst_stride, rows, cols);
+    default: return TransposeElementsOf<8>(src, src_stride, dst, dst_stride, rows, cols);
   }
 }
 

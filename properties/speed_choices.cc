@@ -32,7 +32,7 @@ const char* kind_name(Kind k) {
     case Kind::kRun: return "run";
     case Kind::kInterleave: return "row interleave";
     case Kind::kColumns: return "columns";
-    case Kind::kTranspose: return "4x4 transpose";
+    case Kind::kTranspose: return "SIMD transpose";
     case Kind::kScalarBlock: return "scalar block";
     case Kind::kBitBlock: return "sub-byte block";
     case Kind::kPanel: return "panel";
@@ -212,9 +212,14 @@ void BlockCopiesFollowTheirRules() {
       continue;
     }
     const bool columns = call.row_stride == 1 || !fixed_width;
-    if (call.kind == Kind::kBitBlock || (call.kind == Kind::kColumns) != columns) {
+    // The SIMD transposes take every block whose dense columns are adjacent
+    // (at most 1024 rows and columns for 4-byte elements, whose kernel
+    // takes row pointers); element by element only with strided columns.
+    const bool simd = call.column_stride == 1 && (nb != 4 || (call.rows <= 1024 && call.columns <= 1024));
+    const Kind expected = columns ? Kind::kColumns : simd ? Kind::kTranspose : Kind::kScalarBlock;
+    if (call.kind != expected) {
       RC_FAIL(describe(call, i) + "; " + std::to_string(nb) + "-byte elements, expected " +
-              (columns ? "columns" : "the 4x4 transposes or a scalar block"));
+              (columns ? "columns" : simd ? "the SIMD transposes" : "a scalar block"));
     }
   }
 }
@@ -228,7 +233,7 @@ std::vector<PropertyInfo> properties() {
       {"ImplProperties", "OuterOrderFollowsTheLeaf", "p14_outer_order",
        "14. tiles of less than a line of each dense row are visited in dense order, others in physical order", &OuterOrderFollowsTheLeaf},
       {"ImplProperties", "BlockCopiesFollowTheirRules", "p14_block_copies",
-       "14. blocks are copied column after column exactly where their rows are adjacent in the dense array or no other loop moves the element", &BlockCopiesFollowTheirRules},
+       "14. blocks are copied column after column exactly where their rows are adjacent in the dense array or no other loop moves the element, else transposed in SIMD blocks where their columns are adjacent", &BlockCopiesFollowTheirRules},
   };
 }
 

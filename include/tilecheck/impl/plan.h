@@ -217,7 +217,7 @@ class PackPlan {
       kRun,             // one run of elements (the innermost digit, or one element)
       kInterleave,      // a SIMD row interleave: (2,1), (4,1), (8,1), (32,1)
       kColumns,         // a block copied column after column
-      kTranspose,       // a block of 32-bit elements, transposed 4x4
+      kTranspose,       // a block of 1-, 2-, 4- or 8-byte elements, transposed in SIMD blocks
       kScalarBlock,     // a block of 1-, 2-, 4- or 8-byte elements, element by element
       kBitBlock,        // a block of sub-byte elements, element by element
       kPanel,           // a panel: tiles of row groups in one call
