@@ -13,7 +13,7 @@
 // own file and call it from standard_gate() in cli/gate_registry.cc (one line).
 // Reusable check bodies (bijection, two index functions agreeing, pack
 // round trip) are in check/checks.h. Running and the report model are here;
-// printing a report is the front end's (cli/gate.h).
+// printing a report is check/gate_report.h.
 #pragma once
 
 #include <cstdint>

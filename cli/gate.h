@@ -1,8 +1,7 @@
-// The gate command: flags and printing over the checking engine of check/
-// (check/gate.h: the registry, the checks, running them, the report).
+// The gate command: flags over the checking engine of check/ (check/gate.h:
+// the registry, the checks, running them, the report; check/gate_report.h:
+// printing it).
 #pragma once
-
-#include <iosfwd>
 
 #include "check/gate.h"
 
@@ -30,10 +29,5 @@ GateRegistry standard_gate();
 // The gate subcommand over a given registry (the shipped binary passes
 // standard_gate(); tests may pass a registry with a deliberately broken check).
 void add_gate_command(CLI::App& app, GateRegistry registry);
-
-// The table (one row per layout, failures spelled out under their row,
-// then the summary line) and the JSON form of a report.
-void print_gate_table(std::ostream& out, const GateReport& report);
-void print_gate_json(std::ostream& out, const GateReport& report);
 
 }  // namespace tilecheck::cli
