@@ -1,5 +1,5 @@
 // tilecheck prove LAYOUT | --catalog, tilecheck equiv A B: the Z3 proofs of
-// proofs/ (what to prove and the output are cli/prove_command.h; this file
+// proofs/ (what to prove and the output are proofs/prove_run.h; this file
 // only parses flags). The gate's suite check running the catalogue proofs is
 // check/proof_checks.cc.
 //
@@ -13,7 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/prove_command.h"
+#include "proofs/prove_run.h"
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
 
@@ -37,7 +37,7 @@ void add_proof_flags(CLI::App* command, bool& json, std::string& smt2_dir, unsig
 }  // namespace
 
 void add_prove_command(CLI::App& app) {
-  auto args = std::make_shared<ProveOptions>();
+  auto args = std::make_shared<proofs::ProveOptions>();
   CLI::App* command = app.add_subcommand(
       "prove", "prove P1-P3 (injective, in range, onto non-padding) and P5 (no int64 overflow) for "
       "symbolic dims ('?'), P4 (impl = spec) for concrete dims");
@@ -45,13 +45,13 @@ void add_prove_command(CLI::App& app) {
   command->add_flag("--catalog", args->catalog, "every catalogue layout, every dim '?'");
   add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
   command->callback([args] {
-    const int status = run_prove(*args, std::cout, std::cerr);
+    const int status = proofs::run_prove(*args, std::cout, std::cerr);
     if (status != 0) exit_with(status);
   });
 }
 
 void add_equiv_command(CLI::App& app) {
-  auto args = std::make_shared<EquivOptions>();
+  auto args = std::make_shared<proofs::EquivOptions>();
   CLI::App* command = app.add_subcommand(
       "equiv", "prove two layouts of the same dims put every element at the same position");
   command->add_option("A", args->first, "first layout; dims may be '?'")->required();
@@ -60,7 +60,7 @@ void add_equiv_command(CLI::App& app) {
                     "compare layouts of different element types (their positions, not their bytes)");
   add_proof_flags(command, args->json, args->smt2_dir, args->timeout_ms);
   command->callback([args] {
-    const int status = run_equiv(*args, std::cout, std::cerr);
+    const int status = proofs::run_equiv(*args, std::cout, std::cerr);
     if (status != 0) exit_with(status);
   });
 }

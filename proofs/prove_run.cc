@@ -1,4 +1,4 @@
-#include "cli/prove_command.h"
+#include "proofs/prove_run.h"
 
 #include <chrono>
 #include <cmath>
@@ -11,15 +11,9 @@
 #include <tilecheck/spec/catalog.h>
 #include <tilecheck/spec/syntax.h>
 
-namespace tilecheck::cli {
+namespace tilecheck::proofs {
 
 namespace {
-
-using proofs::Counterexample;
-using proofs::Outcome;
-using proofs::ProofOptions;
-using proofs::Prover;
-using proofs::Verdict;
 
 using nlohmann::json;
 
@@ -60,10 +54,10 @@ void print_outcome(const Outcome& o, const std::string& indent, std::ostream& ou
 int exit_status(const std::vector<Outcome>& outcomes) {
   bool unknown = false;
   for (const Outcome& o : outcomes) {
-    if (o.verdict == Verdict::kRefuted) return kExitCheckFailed;
+    if (o.verdict == Verdict::kRefuted) return kSomeRefuted;
     if (o.verdict == Verdict::kUnknown) unknown = true;
   }
-  return unknown ? kExitUnknown : kExitOk;
+  return unknown ? kSomeUnknown : kAllProved;
 }
 
 ProofOptions proof_options(const std::string& smt2_dir, unsigned timeout_ms) {
@@ -89,10 +83,10 @@ int guarded(std::ostream& err, Body body) {
     return body();
   } catch (const Error& e) {
     err << "error: " << e.what() << "\n";
-    return kExitBadInput;
+    return kBadInput;
   } catch (const z3::exception& e) {
     err << "error: Z3: " << e.msg() << "\n";
-    return kExitUnknown;
+    return kSomeUnknown;
   }
 }
 
@@ -191,4 +185,4 @@ int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err)
   });
 }
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::proofs

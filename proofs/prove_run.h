@@ -1,6 +1,7 @@
-// `tilecheck prove` and `tilecheck equiv` over the Prover (proofs/
-// obligations.h): which obligations to ask, and printing their outcomes, as
-// functions that tests call directly; cli/prove.cc parses the flags.
+// A run of the proofs as `tilecheck prove` and `tilecheck equiv` make it,
+// over the Prover (proofs/obligations.h): which obligations to ask, and
+// printing their outcomes, as functions that tests call directly;
+// cli/prove.cc parses the flags.
 //
 //   tilecheck prove LAYOUT       P1-P3 for LAYOUT (dims may be `?`)
 //   tilecheck prove --catalog    P1-P3 for every catalogue layout, every dim `?`
@@ -17,9 +18,8 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli/common.h"
 
-namespace tilecheck::cli {
+namespace tilecheck::proofs {
 
 struct ProveOptions {
   std::string layout;       // empty with catalog
@@ -37,11 +37,16 @@ struct EquivOptions {
   bool any_types = false;  // compare layouts of different element types (with a warning)
 };
 
-// Exit codes: kExitOk (all proved), kExitCheckFailed (some refuted) and
-// kExitBadInput of cli/common.h, and one of the proofs' own:
-inline constexpr int kExitUnknown = 3;  // some unknown (timeout), none refuted
+// What a run ends in: the command's exit status (0-2 as every tilecheck
+// command's, cli/common.h).
+enum ProveStatus : int {
+  kAllProved = 0,
+  kSomeRefuted = 1,
+  kBadInput = 2,
+  kSomeUnknown = 3,  // some unknown (timeout), none refuted
+};
 
 int run_prove(const ProveOptions& options, std::ostream& out, std::ostream& err);
 int run_equiv(const EquivOptions& options, std::ostream& out, std::ostream& err);
 
-}  // namespace tilecheck::cli
+}  // namespace tilecheck::proofs
