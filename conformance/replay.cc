@@ -3,6 +3,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "conformance/phases.h"
+#include <tilecheck/spec/syntax.h>
+
 namespace tilecheck::conformance {
 
 using check::GateOptions;
@@ -72,6 +75,27 @@ ReplayFile read_replay(const std::string& path) {
   if (line_number == 0) throw Error("--replay: '" + path + "' is empty");
   if (file.sequences.empty()) throw Error("--replay: '" + path + "' holds no case");
   return file;
+}
+
+ConformanceReport replay(ImplUnderTest& impl, const std::vector<std::vector<RequestCase>>& sequences,
+                         const GateOptions& options, const RunRules& rules) {
+  ConformanceReport report = empty_report(impl, options, rules);
+  Checker checker(impl, options);
+  for (size_t k = 0; k < sequences.size(); ++k) {
+    ++report.replayed_sequences;
+    impl.start_afresh();
+    const std::vector<RequestCase>& sequence = sequences[k];
+    for (size_t i = 0; i < sequence.size(); ++i) {
+      const RequestCase& c = sequence[i];
+      FunctionReport& fr = report.functions[static_cast<size_t>(c.function)];
+      const std::string origin = "replay sequence " + std::to_string(k + 1) + ", case " + std::to_string(i + 1) +
+                                 " of " + std::to_string(sequence.size());
+      if (!fr.exported) throw Error(origin + " asks " + function_name(c.function) + ", which the implementation does not offer");
+      if (const auto why = impl.unclaimed(c.shape)) throw Error(origin + ": the implementation does not claim " + print_shape(c.shape) + " (" + *why + ")");
+      ask(impl, checker, options, rules, report, fr, origin, c.shape, OnFailure::kAsFound);
+    }
+  }
+  return report;
 }
 
 }  // namespace tilecheck::conformance
