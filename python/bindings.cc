@@ -4,11 +4,12 @@
 // fast pack, unpack, relayout and batch index (impl/, through plans built
 // once per Layout), the dtype of each dense array (files/npy.h, the table the
 // .npy files use), the proofs (proofs/), the layout generators (gen/), the
-// drawing (draw/) and the golden vectors (vectors/).
+// drawing (draw/) and the golden vectors (vectors/); the gate over another
+// implementation is python/gate.cc.
 //
-// Every tilecheck::Error becomes tilecheck.LayoutError, a ValueError, with
-// the message the command line prints; wrong arrays are ValueError or
-// TypeError. The GIL is released while buffers are packed, unpacked or
+// Every tilecheck::Error (but the gate's, python/gate.cc) becomes
+// tilecheck.LayoutError, a ValueError, with the message the command line
+// prints; wrong arrays are ValueError or TypeError. The GIL is released while buffers are packed, unpacked or
 // relaid and while batches are indexed.
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
@@ -497,6 +498,9 @@ PyLayout generate(const std::string& profile_name,
 }
 
 }  // namespace
+
+void add_gate(py::module_& m);  // python/gate.cc
+
 }  // namespace tilecheck::python
 
 PYBIND11_MODULE(_tilecheck, m) {
@@ -633,4 +637,5 @@ PYBIND11_MODULE(_tilecheck, m) {
   for (const auto& [name, profile] : gen::kProfiles) profiles.append(std::string(name));
   m.attr("profiles") = py::tuple(profiles);
   m.attr("__version__") = TILECHECK_VERSION_STRING;
+  add_gate(m);
 }
