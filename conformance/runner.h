@@ -1,14 +1,16 @@
 // The conformance engine: checks another implementation of tiled layouts
-// against the spec (`tilecheck gate --impl PATH.so` and `tilecheck gate
-// --impl-cmd COMMAND` are its front ends).
+// against the spec (`tilecheck gate --impl PATH.so`, `tilecheck gate
+// --impl-cmd COMMAND` and Python's tilecheck.gate are its front ends,
+// through conformance/gate_run.h; the report is conformance/report.h).
 //
 // The implementation (conformance/impl_under_test.h) is a shared library
 // with the functions of tilecheck/conformance_plugin.h or a program speaking
 // docs/PROTOCOL.md; either runs in a process of its own. Every operation it
-// offers is checked on each layout it claims, in this order:
+// offers is checked on each layout it claims, in this order (the phases,
+// one file each: conformance/phases.h; run() in runner.cc orders them):
 //   1. the catalogue (tilecheck/spec/catalog.h: the document's and the TPU layouts),
 //   2. the reach set (tilecheck/gen/reach.h): every element type and form of layout,
-//      and index-only shapes past 2^31 and 2^32 positions,
+//      and index-only shapes past 2^31 and 2^32 positions, then the size set,
 //   3. options.property_cases layouts of the chosen profile (tilecheck/gen/profiles.h;
 //      the layout recipe's make_layout with the exhaustive budget for
 //      "general"), drawn from a stream seeded by options.seed, so a run is
