@@ -14,6 +14,9 @@ struct Case {
   const char* name;
   const char* layout;
   const char* small_layout;  // for the spec
+  // Whether the benchmark also runs it at 4x the last-level cache
+  // (<name>_dram); off for the cases that exist to be measured in cache.
+  bool dram_too = true;
 };
 
 inline const std::vector<Case>& cases() {
@@ -30,7 +33,17 @@ inline const std::vector<Case>& cases() {
       // A dense transpose (libxsmm_otrans' task) and a CNN's blocked
       // activations, oneDNN's nChw16c and libxsmm's own format.
       {"f32_transpose", "f32[4096,4096]{0,1}", "f32[512,512]{0,1}"},
+      // The same transpose for the other element widths (bf16 weights, s8
+      // activations): SIMD blocks of 8x8 and 16x16 elements.
+      {"bf16_transpose", "bf16[4096,4096]{0,1}", "bf16[512,512]{0,1}"},
+      {"s8_transpose", "s8[4096,8192]{0,1}", "s8[512,512]{0,1}"},
       {"f32_nchw16c", "f32[32,64,56,56]{3,2,1,0:T(16,1,1)}", "f32[2,32,14,14]{3,2,1,0:T(16,1,1)}"},
+      // Where XLA's TransposePlan is strongest, so that the comparison with
+      // it is not ours to choose: a plain transpose in the cache (4 MiB)
+      // and two arrays of 64 KiB (in L2), one tiled, one transposed.
+      {"f32_transpose_cache", "f32[1024,1024]{0,1}", "f32[256,256]{0,1}", false},
+      {"f32_8x128_64k", "f32[128,128]{1,0:T(8,128)}", "f32[128,128]{1,0:T(8,128)}", false},
+      {"f32_transpose_64k", "f32[128,128]{0,1}", "f32[128,128]{0,1}", false},
   };
   return v;
 }

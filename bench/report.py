@@ -6,9 +6,10 @@
 One set of tables per Highway target measured (the impl's benchmarks carry
 their target after an '@'; memcpy, oneDNN and the spec run once and serve
 every target):
-- per case and size: GB/s of pack, unpack, pack_mt, memcpy, oneDNN and the
+- per case and size: GB/s of pack, unpack, pack_mt, memcpy, memcpy_mt
+  (memcpy split between threads as pack_mt splits its work), oneDNN and the
   spec (bytes of the dense array per second), pack and unpack as a ratio of
-  memcpy, pack against oneDNN's reorder and against the spec's pack, and
+  memcpy, pack_mt as one of memcpy_mt, pack against oneDNN's reorder and against the spec's pack, and
   where the case's buffers live: in-cache when dense and physical buffers
   together fit the last-level cache, DRAM otherwise (x LLC: their bytes over
   the cache's);
@@ -56,8 +57,8 @@ def tables(shared, mine, target, how, llc_x, llc_bytes):
 
     print(f"on {target}: GB/s over the dense array's bytes (median of the repetitions); ratios in the same run;")
     print(f"where: the buffers in the last-level cache ({llc_bytes / 2**20:.0f} MiB) or not, x LLC their size over it")
-    print(f"{'case':22} {'where':>8} {'x LLC':>6} {'pack':>6} {'unpack':>6} {'pk_mt':>6} {'memcpy':>6} {'oneDNN':>6} "
-          f"{'spec':>6} | {'pk/mc':>6} {'up/mc':>6} {'mt/mc':>6} {'pk/dnn':>6} {'pk/spec':>7}")
+    print(f"{'case':22} {'where':>8} {'x LLC':>6} {'pack':>6} {'unpack':>6} {'pk_mt':>6} {'memcpy':>6} {'mc_mt':>6} "
+          f"{'oneDNN':>6} {'spec':>6} | {'pk/mc':>6} {'up/mc':>6} {'mt/mcmt':>7} {'pk/dnn':>6} {'pk/spec':>7}")
     for case in sorted(mine, key=lambda k: (k.removesuffix("_dram"), k.endswith("_dram"))):
         c = r(case)
         if "pack" not in c:
@@ -66,8 +67,9 @@ def tables(shared, mine, target, how, llc_x, llc_bytes):
         x = llc_x.get(case)
         where = ("in-cache" if x <= 1 else "DRAM") if x is not None else "?"
         p, u, mt, mc, dnn = c.get("pack"), c.get("unpack"), c.get("pack_mt"), c.get("memcpy"), c.get("onednn_pack")
-        print(f"{case:22} {where:>8} {x or 0:6.1f} {gbs(p)} {gbs(u)} {gbs(mt)} {gbs(mc)} {gbs(dnn)} {gbs(spec)} "
-              f"| {ratio(p, mc)} {ratio(u, mc)} {ratio(mt, mc)} {ratio(p, dnn)} {ratio(p, spec):>7}")
+        mcmt = c.get("memcpy_mt")
+        print(f"{case:22} {where:>8} {x or 0:6.1f} {gbs(p)} {gbs(u)} {gbs(mt)} {gbs(mc)} {gbs(mcmt)} {gbs(dnn)} "
+              f"{gbs(spec)} | {ratio(p, mc)} {ratio(u, mc)} {ratio(mt, mcmt):>7} {ratio(p, dnn)} {ratio(p, spec):>7}")
     # The peers measured on pack and unpack alike: their name in the
     # benchmarks' names, and how they ran.
     for peer, what in (("xla", "XLA's TransposePlan (one plan made before timing, 1 thread)"),

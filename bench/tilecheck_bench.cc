@@ -86,6 +86,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -298,6 +299,31 @@ void bench_copy(benchmark::State& state, int64_t bytes, bool streaming) {
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
+  rate.report(state, bytes, 2 * bytes);
+}
+
+// memcpy_mt: the same bytes split between threads as pack_mt splits its
+// work (ExecOptions' default: one thread below parallel_bytes, every core
+// from there), threads started per call as PackPlan starts them.
+void bench_copy_mt(benchmark::State& state, int64_t bytes) {
+  const auto src = random_bytes(bytes);
+  Buffer dst(bytes);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t threads = bytes < tilecheck::impl::ExecOptions{}.parallel_bytes ? 1 : cores;
+  auto part = [&](int64_t t) {
+    const int64_t begin = bytes * t / threads, end = bytes * (t + 1) / threads;
+    std::memcpy(dst.data() + begin, src.data() + begin, static_cast<size_t>(end - begin));
+  };
+  const WallRate rate;
+  for (auto _ : state) {
+    std::vector<std::thread> pool;
+    for (int64_t t = 1; t < threads; ++t) pool.emplace_back(part, t);
+    part(0);
+    for (auto& th : pool) th.join();
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["threads"] = static_cast<double>(threads);
   rate.report(state, bytes, 2 * bytes);
 }
 
@@ -569,7 +595,7 @@ std::vector<SizedCase> sizes_of(const Case& c) {
   std::vector<SizedCase> v{{c.name, parse_shape(c.layout)}};
   const ShapeWithLayout& s = v.front().shape;
   const int64_t footprint = tilecheck::spec::dense_byte_size(s) + tilecheck::spec::byte_size(s);
-  if (footprint < 4 * llc_bytes()) {
+  if (c.dram_too && footprint < 4 * llc_bytes()) {
     ShapeWithLayout big = s;
     big.dims[0] *= (4 * llc_bytes() + footprint - 1) / footprint;
     v.push_back({std::string(c.name) + "_dram", big});
@@ -606,6 +632,9 @@ void register_all(const Targets& targets) {
       const int64_t bytes = tilecheck::spec::dense_byte_size(s);
       benchmark::RegisterBenchmark(bench_name("memcpy", n).c_str(),
                                    [bytes](benchmark::State& st) { bench_copy(st, bytes, false); })
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(bench_name("memcpy_mt", n).c_str(),
+                                   [bytes](benchmark::State& st) { bench_copy_mt(st, bytes); })
           ->Unit(benchmark::kMillisecond);
 #ifdef TILECHECK_HAVE_DNNL
       if (auto format = tilecheck::peers::onednn_format(s); std::holds_alternative<OneDnnFormat>(format)) {
