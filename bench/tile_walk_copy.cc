@@ -5,7 +5,7 @@
 // with plain full-width vector loads and stores: no interleave, no plan
 // walk, no call per tile. That is the memory traffic of every tiled layout
 // of those pieces and nothing else. In the caches its speed still depends
-// on details of the code (docs/PERFORMANCE.md, "The tile walk alone"), so
+// on details of the code (docs/BENCHMARKING.md, "The tile walk alone"), so
 // it is a reference, not a bound. It is timed against memcpy of the same
 // bytes by thread CPU time in alternating rounds, with buffers allocated
 // as pack_memcpy_ratio allocates them, so the ratios of the two programs

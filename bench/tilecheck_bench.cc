@@ -543,7 +543,7 @@ void bench_onednn(benchmark::State& state, const ShapeWithLayout& s, const OneDn
     match = equal ? Match::kEqual : Match::kDifferent;
   }
   if (match == Match::kDifferent) {
-    state.SkipWithError("oneDNN's output differs from PackPlan's (docs/PERFORMANCE.md, \"oneDNN as a peer\")");
+    state.SkipWithError("oneDNN's output differs from PackPlan's (docs/PEERS.md, \"What oneDNN changes\")");
     return;
   }
   const WallRate rate;

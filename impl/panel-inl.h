@@ -168,8 +168,8 @@ HWY_INLINE void Unzip(int64_t g, const uint8_t* in, uint8_t* dst, int64_t rs, in
 // pointers and the group size a constant; pack zeroes the ragged last
 // tile's padding. Against walking each dense row's pieces in turn (and the
 // interleaves row group by row group) this is up to 1.6x faster in L2 and
-// the same on f32[1000,1000]{1,0:T(8,128)} (docs/PERFORMANCE.md, "Machine
-// A": "Why the cached panels walk tile by tile").
+// the same on f32[1000,1000]{1,0:T(8,128)} (bench/pack_memcpy_ratio, by
+// CPU time, on the AMD EPYC Zen 5 of docs/BENCHMARKING.md).
 template <bool kPack, int G>
 HWY_INLINE void CachedTiles(const Panel& p, const uint8_t* from, uint8_t* to, int64_t cols) {
   const int64_t nb = p.elem_bytes, tc = p.tile_cols, tiles = (cols + tc - 1) / tc, chunk = G * tc * nb;
