@@ -222,7 +222,7 @@ struct Mover {
     if (byte_elements() && (sb == 1 || (nb != 1 && nb != 2 && nb != 4 && nb != 8))) return Kind::kColumns;
     // Past the line above only elements of 1, 2, 4 or 8 bytes remain.
     if (byte_elements() && sa == 1) return Kind::kTranspose;
-    if (byte_elements() && (nb == 1 || nb == 2 || nb == 4 || nb == 8)) return Kind::kScalarBlock;
+    if (byte_elements()) return Kind::kScalarBlock;
     return Kind::kBitBlock;
   }
 
