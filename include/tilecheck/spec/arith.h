@@ -22,9 +22,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory_resource>
+#include <memory>
 #include <string>
 #include <vector>
+#if __has_include(<memory_resource>)
+#include <memory_resource>
+#define TILECHECK_COLUMN_POOL 1
+#else
+#define TILECHECK_COLUMN_POOL 0
+#endif
 
 #include <tilecheck/spec/model.h>
 
@@ -91,16 +97,19 @@ inline constexpr int64_t kColumnBatch = 4096;
 // the same size; from the general heap each would be an allocation of its own
 // (and, in a sanitizer build, a recorded stack trace and fresh pages each),
 // from the pool they reuse the same blocks. Stateless, so a copied or moved
-// column's entries stay in the pool too.
+// column's entries stay in the pool too. A standard library without
+// <memory_resource> (libc++ before 16, as Debian's emscripten has it, for the
+// layout explorer) takes the entries from the general heap instead.
 template <class T>
 struct ColumnAllocator {
   using value_type = T;
   ColumnAllocator() = default;
   template <class U>
   ColumnAllocator(const ColumnAllocator<U>&) {}
+  friend bool operator==(ColumnAllocator, ColumnAllocator) { return true; }
+#if TILECHECK_COLUMN_POOL
   T* allocate(size_t n) { return static_cast<T*>(pool().allocate(n * sizeof(T), alignof(T))); }
   void deallocate(T* p, size_t n) { pool().deallocate(p, n * sizeof(T), alignof(T)); }
-  friend bool operator==(ColumnAllocator, ColumnAllocator) { return true; }
 
  private:
   static std::pmr::memory_resource& pool() {
@@ -109,6 +118,10 @@ struct ColumnAllocator {
         std::pmr::pool_options{0, kColumnBatch * sizeof(int64_t)});
     return resource;
   }
+#else
+  T* allocate(size_t n) { return std::allocator<T>{}.allocate(n); }
+  void deallocate(T* p, size_t n) { std::allocator<T>{}.deallocate(p, n); }
+#endif
 };
 
 // Checked int64 on columns: a Value is one int64 per element of a batch, or
