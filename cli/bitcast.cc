@@ -48,13 +48,7 @@ void add_bitcast_command(CLI::App& app) {
       }
       print_json(j);
     } else {
-      std::cout << print_shape(from) << " -> " << print_shape(to)
-                << (perm ? " (transpose " + join(*perm) + ")" : "") << ": "
-                << (r.is_bitcast ? "a bitcast" : "NOT a bitcast") << "\n";
-      for (const std::string& reason : r.reasons) std::cout << "  " << reason << "\n";
-      std::cout << "  bytes " << r.from_bytes << " and " << r.to_bytes << "; "
-                << r.elements_checked << " element" << (r.elements_checked == 1 ? "" : "s")
-                << " compared\n";
+      std::cout << answers::bitcast_text(from, to, perm, r);
     }
     if (!r.is_bitcast) throw ChecksFailed{};
   });

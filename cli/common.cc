@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <exception>
 #include <iostream>
 
@@ -15,13 +14,7 @@ namespace tilecheck::cli {
 
 ShapeWithLayout parse_layout_argument(std::string_view text) { return spec::parse_layout(text); }
 
-Shape parse_shape_argument(std::string_view text) {
-  try {
-    return parse_any_shape(text);
-  } catch (const Error& e) {
-    throw Error("layout '" + shown_text(text) + "': " + e.what());
-  }
-}
+Shape parse_shape_argument(std::string_view text) { return answers::parse_shape_text(text); }
 
 ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
   const Shape whole = parse_shape_argument(argument.text);
@@ -42,67 +35,6 @@ ShapeWithLayout parse_layout_argument(const LayoutArgument& argument) {
   }
   throw Error("layout '" + shown_text(argument.text) + "' has no array at --leaf " + shown_text(argument.leaf) +
               (paths.empty() ? "; it has no arrays" : "; its arrays are at" + paths));
-}
-
-int64_t parse_int64(std::string_view text, std::string_view what) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    throw Error(std::string(what) + " '" + shown_text(text) + "' is not an integer");
-  }
-  if (ec == std::errc::result_out_of_range) {
-    throw Error(std::string(what) + " '" + shown_text(text) + "' does not fit in int64");
-  }
-  return value;
-}
-
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
-std::vector<int64_t> parse_coordinates(std::string_view text) {
-  std::string_view body = trim(text);
-  if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
-    body = trim(body.substr(1, body.size() - 2));
-  }
-  std::vector<int64_t> values;
-  if (body.empty()) return values;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = body.find(',', start);
-    const std::string_view entry =
-        trim(body.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                : comma - start));
-    values.push_back(parse_int64(entry, "coordinate " + std::to_string(values.size()) +
-                                            " of element '" + shown_text(text) + "':"));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return values;
-}
-
-BufferPlace buffer_place(const ShapeWithLayout& shape, int64_t index) {
-  const __int128 bits = shape.element_bits();
-  const __int128 first = static_cast<__int128>(index) * bits, last = first + bits - 1;
-  BufferPlace place{static_cast<int64_t>(first / 8), static_cast<int64_t>(first % 8), ""};
-  if (bits % 8 == 0) return place;
-  const auto byte_of = [](__int128 b) { return std::to_string(static_cast<int64_t>(b / 8)); };
-  const auto bit_of = [](__int128 b) { return std::to_string(static_cast<int64_t>(b % 8)); };
-  if (first / 8 == last / 8) {
-    place.text = "byte " + byte_of(first) +
-                 (bits == 1 ? ", bit " + bit_of(first) : ", bits " + bit_of(first) + "-" + bit_of(last));
-  } else {
-    place.text = "bytes " + byte_of(first) + "-" + byte_of(last) + ", from bit " + bit_of(first) +
-                 " of the first to bit " + bit_of(last) + " of the last";
-  }
-  return place;
 }
 
 // Invalid UTF-8 (from an HLO module's names, say) is replaced, never thrown.

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "answers/answers.h"
 #include "check/gate.h"
 #include <tilecheck/spec/model.h>
 
@@ -57,12 +58,10 @@ struct LayoutArgument {
 // shape when it is an array and no leaf is given).
 ShapeWithLayout parse_layout_argument(const LayoutArgument& argument);
 
-// "2,3", "(2,3)", " 2, 3 " -> {2,3}; "" or "()" -> {} (a scalar's element).
-// Throws Error naming the bad entry.
-std::vector<int64_t> parse_coordinates(std::string_view text);
-
-// A whole int64, no sign games or trailing characters. Throws Error naming `what`.
-int64_t parse_int64(std::string_view text, std::string_view what);
+// Elements ("2,3", "(2,3)", " 2, 3 "; "" for a scalar's) and whole int64s,
+// read as answers/answers.h reads them for every front end.
+using answers::parse_coordinates;
+using answers::parse_int64;
 
 // "2,3" (no parentheses), the form the commands print and accept, and
 // "(2,3)", the form the document writes tuples in (check/gate.h).
@@ -70,15 +69,9 @@ int64_t parse_int64(std::string_view text, std::string_view what);
 // Prints `value` on stdout on one line.
 void print_json(const nlohmann::json& value);
 
-// Where the element at linear index `index` sits in the physical buffer
-// (D7): its first bit is bit `bit` of byte `byte`; `text` says so for
-// widths that are not whole bytes ("byte 21, bits 4-7"), and is empty for
-// whole bytes.
-struct BufferPlace {
-  int64_t byte = 0, bit = 0;
-  std::string text;
-};
-BufferPlace buffer_place(const ShapeWithLayout& shape, int64_t index);
+// Where the element at linear index `index` sits in the physical buffer (D7).
+using answers::BufferPlace;
+using answers::buffer_place;
 
 // The arguments and flags several subcommands share, described once.
 CLI::Option* add_layout_argument(CLI::App* command, std::string& layout);   // LAYOUT

@@ -24,13 +24,14 @@ void add_delinearize_command(CLI::App& app) {
   add_json_flag(command, args->json);
   command->callback([args] {
     const ShapeWithLayout shape = parse_layout_argument(args->layout);
-    const auto element = spec::delinearize(shape, parse_int64(args->position, "position"));
+    const int64_t position = parse_int64(args->position, "position");
     if (args->json) {
+      const auto element = spec::delinearize(shape, position);
       nlohmann::json out = {{"padding", !element.has_value()}};
       if (element) out["element"] = *element;
       print_json(out);
     } else {
-      std::cout << (element ? join(*element) : "padding") << "\n";
+      std::cout << answers::delinearize_text(shape, position);
     }
   });
 }

@@ -22,13 +22,13 @@ void add_index_command(CLI::App& app) {
   add_json_flag(command, args->json);
   command->callback([args] {
     const ShapeWithLayout shape = parse_layout_argument(args->layout);
-    const int64_t index = spec::linear_index(shape, parse_coordinates(args->element));
-    const BufferPlace place = buffer_place(shape, index);
+    const std::vector<int64_t> element = parse_coordinates(args->element);
     if (args->json) {
+      const int64_t index = spec::linear_index(shape, element);
+      const BufferPlace place = buffer_place(shape, index);
       print_json({{"index", index}, {"byte", place.byte}, {"bit", place.bit}});
     } else {
-      // Sub-byte widths: where in the buffer, too.
-      std::cout << index << (place.text.empty() ? "" : " (" + place.text + ")") << "\n";
+      std::cout << answers::index_text(shape, element);
     }
   });
 }
