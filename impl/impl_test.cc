@@ -67,6 +67,11 @@ const std::vector<std::string>& extra_layouts() {
       "s32[1,64,3,3]{3,2,1,0:T(32,1,1)}",
       // More than 256 rows and columns: square blocks of 256 (ragged).
       "f32[270,300]{0,1}",
+      // 1- and 2-byte transposes: 32-bit 16x16 transposes of interleaved
+      // rows (AVX-512, AVX2) over chunks of 64 columns, a chunk of 16 and
+      // more; the rows and columns past them in 128-bit blocks and scalar.
+      "bf16[100,150]{0,1}",
+      "s8[200,90]{0,1}",
   };
   return v;
 }
@@ -275,14 +280,15 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     std::span<uint8_t> span() { return {p, n}; }
   };
   // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
-  // (streamed 16x16 transposes), ragged rows (staged ragged chunks) and a
+  // and 1- and 2-byte transposes (streamed 16x16 transposes), ragged rows (staged ragged chunks) and a
   // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
   // production thresholds (the properties reach the same paths at small
   // size with the thresholds lowered).
   for (const char* text : {"s8[4096,2048]{1,0:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,128)}",
                            "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
                            "f32[2048,1024]{0,1:T(8,128)}", "f32[2048,1100]{1,0:T(8,128)}",
-                           "f32[8,2048,200]{2,0,1:T(8,128)}", "f32[2048,1100]{0,1}",
+                           "f32[8,2048,200]{2,0,1:T(8,128)}", "f32[2048,1100]{0,1}", "bf16[2100,2050]{0,1}",
+                           "s8[4100,2060]{0,1}",
                            "f32[16,64,56,56]{3,2,1,0:T(16,1,1)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);

@@ -47,8 +47,8 @@ void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64
 void flush_streams() { hwy::FlushStream(); }
 
 void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
-                        int64_t dst_stride, int64_t rows, int64_t cols) {
-  HWY_DYNAMIC_DISPATCH(TransposeElements)(elem_bytes, src, src_stride, dst, dst_stride, rows, cols);
+                        int64_t dst_stride, int64_t rows, int64_t cols, bool stream) {
+  HWY_DYNAMIC_DISPATCH(TransposeElements)(elem_bytes, src, src_stride, dst, dst_stride, rows, cols, stream);
 }
 
 void pack_rows2_u16(const uint8_t* dense, int64_t row_stride, uint8_t* phys, int64_t n, bool stream) {

@@ -94,9 +94,14 @@ namespace tilecheck::impl::kernels {
 // bytes a side (16 elements for 8-byte ones), destination rows outer, each
 // square in 128-bit SIMD blocks of (16/elem_bytes)^2 elements (interleave
 // stages), scalar at the edges and on targets whose vectors are sizeless
-// (SVE, RVV: blocked scalar).
+// (SVE, RVV: blocked scalar). On AVX-512 and AVX2, 1- and 2-byte elements
+// go 16*4/elem_bytes rows at a time through the 32-bit 16x16 transposes
+// instead (their rows interleaved into 32-bit lanes), every destination
+// line written whole. `stream`: non-temporal stores there where the
+// destination's lines are whole (dst and dst_stride line-aligned); the
+// caller flushes.
 void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
-                        int64_t dst_stride, int64_t rows, int64_t cols);
+                        int64_t dst_stride, int64_t rows, int64_t cols, bool stream);
 
 }  // namespace tilecheck::impl::kernels
 

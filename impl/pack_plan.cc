@@ -173,9 +173,9 @@ struct Mover {
   // (stride width).
   void transpose(int64_t dense, int64_t sb, int64_t phys, int64_t width, int64_t n, int64_t rows) const {
     if (pack) {
-      kernels::transpose_elements(nb, src + dense * nb, sb * nb, dst + phys * nb, width * nb, rows, n);
+      kernels::transpose_elements(nb, src + dense * nb, sb * nb, dst + phys * nb, width * nb, rows, n, stream);
     } else {
-      kernels::transpose_elements(nb, src + phys * nb, width * nb, dst + dense * nb, sb * nb, n, rows);
+      kernels::transpose_elements(nb, src + phys * nb, width * nb, dst + dense * nb, sb * nb, n, rows, stream);
     }
   }
 

@@ -355,7 +355,7 @@ HWY_INLINE void TransposeBlock128(const uint8_t* src, int64_t ss, uint8_t* dst, 
 #endif
 
 template <size_t kElem>
-void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
   // Squares of 64 bytes a side (a cache line of every row on both sides;
   // 16 elements, two lines, for 8-byte ones), destination rows outer, so
   // that each destination row is written front to back.
@@ -395,13 +395,108 @@ void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t d
 #undef TILECHECK_TRANSPOSE_SIMD_1_2
 #undef TILECHECK_TRANSPOSE_SIMD_4_8
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+// 1- and 2-byte elements through the 32-bit transposes. The kG = 4/kElem
+// source rows g*kG .. g*kG + kG-1 interleave into one row of 32-bit lanes
+// whose lane c holds their elements of column c in row order: exactly the
+// kG elements that destination row c holds at g*kG. Transposed as 32-bit
+// lanes 16x16 at a time (Transpose16Lines), 16*kG source rows and 16
+// columns at a time, every destination line is written whole (streamed
+// when kStream), which the 128-bit blocks do not do; and each source line
+// is read once, whole, into the interleaved rows (`stage`, in L1).
+//
+// The same order as the transposing panel: chunks of columns down all
+// rows, the next chunk's source lines prefetched when streaming. A chunk is
+// one line of each source row (32 bf16 or 64 s8 columns): a step reads
+// each of its 16*kG rows' lines whole, once, and writes 64 bytes of each
+// of the chunk's destination rows.
+// Measured by CPU time, bf16[4096,4096]{0,1} and s8[4096,8192]{0,1}
+// (bench/tilecheck_bench, bf16_transpose and s8_transpose): see
+// docs/PERFORMANCE.md.
+template <size_t kElem>
+HWY_INLINE void InterleaveRows(const uint8_t* src, int64_t ss, int64_t bytes, uint8_t* line) {
+  const hn::Full128<uint8_t> d8;
+  const hn::Full128<uint16_t> d16;
+  for (int64_t x = 0; x < bytes; x += 16) {
+    const auto a = hn::LoadU(d8, src + x), b = hn::LoadU(d8, src + ss + x);
+    if constexpr (kElem == 2) {  // lanes (a_c, b_c)
+      const auto a16 = hn::BitCast(d16, a), b16 = hn::BitCast(d16, b);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, a16, b16)), d8, line + 2 * x);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, a16, b16)), d8, line + 2 * x + 16);
+    } else {  // lanes (a_c, b_c, c_c, e_c)
+      const auto c = hn::LoadU(d8, src + 2 * ss + x), e = hn::LoadU(d8, src + 3 * ss + x);
+      const auto ab_lo = hn::BitCast(d16, hn::InterleaveLower(d8, a, b));
+      const auto ab_hi = hn::BitCast(d16, hn::InterleaveUpper(d8, a, b));
+      const auto ce_lo = hn::BitCast(d16, hn::InterleaveLower(d8, c, e));
+      const auto ce_hi = hn::BitCast(d16, hn::InterleaveUpper(d8, c, e));
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, ab_lo, ce_lo)), d8, line + 4 * x);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_lo, ce_lo)), d8, line + 4 * x + 16);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, ab_hi, ce_hi)), d8, line + 4 * x + 32);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_hi, ce_hi)), d8, line + 4 * x + 48);
+    }
+  }
+}
+
+// rows a multiple of 16*kG, cols of 16.
+template <size_t kElem, bool kStream>
+void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+  // kChunk: one line of each source row per step.
+  constexpr int64_t kG = static_cast<int64_t>(4 / kElem), kChunk = static_cast<int64_t>(64 / kElem), kLine = kChunk * 4;
+  HWY_ALIGN uint8_t stage[16 * kLine];
+  for (int64_t cb = 0; cb < cols; cb += kChunk) {
+    const int64_t n = std::min(kChunk, cols - cb);
+    const bool prefetch = kStream && cb + 2 * kChunk <= cols;
+    for (int64_t r = 0; r < rows; r += 16 * kG) {
+      for (int64_t i = 0; i < 16; ++i) {
+        const uint8_t* from = src + (r + i * kG) * ss + cb * kElem;
+        if (prefetch) {
+          for (int64_t g = 0; g < kG; ++g) {
+            hwy::Prefetch(from + g * ss + kChunk * kElem);
+          }
+        }
+        InterleaveRows<kElem>(from, ss, n * kElem, stage + i * kLine);
+      }
+      for (int64_t q = 0; q < n; q += 16) {
+        Transpose16Lines<kStream>([&](int64_t i) { return stage + i * kLine + q * 4; },
+                                  [&](int64_t j) { return dst + (cb + q + j) * ds + r * kElem; });
+      }
+    }
+  }
+}
+#endif
+
+template <size_t kElem>
+void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
+                         bool stream) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+  if constexpr (kElem <= 2) {
+    constexpr int64_t kRows = 64 / kElem;  // 16*kG
+    const int64_t rw = rows / kRows * kRows, cw = cols / 16 * 16;
+    if (rw > 0 && cw > 0) {
+      // Streamed only where every destination line is whole (LinesWhole):
+      // rows [0, rw) are whole lines of each destination row.
+      if (stream && LinesWhole(dst, ds, 0)) {
+        TransposeInterleaved<kElem, true>(src, ss, dst, ds, rw, cw);
+      } else {
+        TransposeInterleaved<kElem, false>(src, ss, dst, ds, rw, cw);
+      }
+      TransposeSquares<kElem>(src + rw * ss, ss, dst + rw * kElem, ds, rows - rw, cols);
+      TransposeSquares<kElem>(src + cw * kElem, ss, dst + cw * ds, ds, rw, cols - cw);
+      return;
+    }
+  }
+#endif
+  (void)stream;
+  TransposeSquares<kElem>(src, ss, dst, ds, rows, cols);
+}
+
 void TransposeElements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
-                       int64_t dst_stride, int64_t rows, int64_t cols) {
+                       int64_t dst_stride, int64_t rows, int64_t cols, bool stream) {
   switch (elem_bytes) {
-    case 1: return TransposeElementsOf<1>(src, src_stride, dst, dst_stride, rows, cols);
-    case 2: return TransposeElementsOf<2>(src, src_stride, dst, dst_stride, rows, cols);
-    case 4: return TransposeElementsOf<4>(src, src_stride, dst, dst_stride, rows, cols);
-    default: return TransposeElementsOf<8>(src, src_stride, dst, dst_stride, rows, cols);
+    case 1: return TransposeElementsOf<1>(src, src_stride, dst, dst_stride, rows, cols, stream);
+    case 2: return TransposeElementsOf<2>(src, src_stride, dst, dst_stride, rows, cols, stream);
+    case 4: return TransposeElementsOf<4>(src, src_stride, dst, dst_stride, rows, cols, stream);
+    default: return TransposeElementsOf<8>(src, src_stride, dst, dst_stride, rows, cols, stream);
   }
 }
 

@@ -470,19 +470,25 @@ ShapeWithLayout make_bitcast_partner(C& c, const ShapeWithLayout& from, const Re
 // rank 4 or more (dims of 2 to 5 added), untiled half of those, with its
 // outer dims in a random physical order, so that the digits right above
 // the minor dim are often not the next dense ones. Each shrinks back to
-// make_layout's layout. One in 16 is instead a transposed pair with a dim
-// around the block transpose's limit.
+// make_layout's layout. One in 16 is instead an untiled transposed pair:
+// half of them f32 with one dim around 1,024 (four of the transposing
+// panel's blocks of 256) and one of 2 or 3, half bf16 or s8 with both dims around the interleaved 16x16
+// transposes' 16 columns and 64/elem_bytes rows (impl/transpose-inl.h).
 template <LayoutChoices C>
 ShapeWithLayout make_plan_layout(C& c, const RecipeLimits& limits = {}) {
   if (sometimes(c, 1, 16)) {
-    // A transposed f32 pair with one dim at the 32-bit block transpose's
-    // limit of 1,024 rows or columns (impl/pack_plan.cc), and around it.
     ShapeWithLayout pair;
-    pair.type = ElementType::kF32;
-    const int64_t long_dim = one_of<int64_t>(c, {1023, 1024, 1025, 1031});
-    const int64_t short_dim = c.in_range(2, 3);
-    pair.dims = c.flip() ? std::vector<int64_t>{long_dim, short_dim} : std::vector<int64_t>{short_dim, long_dim};
     pair.layout.minor_to_major = {0, 1};
+    if (c.flip()) {
+      pair.type = c.flip() ? ElementType::kBF16 : ElementType::kS8;
+      const std::initializer_list<int64_t> dims = {16, 17, 33, 64, 65, 100};
+      pair.dims = {one_of<int64_t>(c, dims), one_of<int64_t>(c, dims)};
+    } else {
+      pair.type = ElementType::kF32;
+      const int64_t long_dim = one_of<int64_t>(c, {1023, 1024, 1025, 1031});
+      const int64_t short_dim = c.in_range(2, 3);
+      pair.dims = c.flip() ? std::vector<int64_t>{long_dim, short_dim} : std::vector<int64_t>{short_dim, long_dim};
+    }
     fit_to_budget(pair, limits);
     return pair;
   }
