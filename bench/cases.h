@@ -34,7 +34,8 @@ inline const std::vector<Case>& cases() {
       // activations, oneDNN's nChw16c and libxsmm's own format.
       {"f32_transpose", "f32[4096,4096]{0,1}", "f32[512,512]{0,1}"},
       // The same transpose for the other element widths (bf16 weights, s8
-      // activations): SIMD blocks of 8x8 and 16x16 elements.
+      // activations): on AVX-512 and AVX2, rows interleaved into 32-bit
+      // lanes, then 16x16 32-bit transposes; elsewhere 8x8 and 16x16 blocks.
       {"bf16_transpose", "bf16[4096,4096]{0,1}", "bf16[512,512]{0,1}"},
       {"s8_transpose", "s8[4096,8192]{0,1}", "s8[512,512]{0,1}"},
       {"f32_nchw16c", "f32[32,64,56,56]{3,2,1,0:T(16,1,1)}", "f32[2,32,14,14]{3,2,1,0:T(16,1,1)}"},
