@@ -150,6 +150,24 @@ if(TILECHECK_BUILD_TESTS)
   endif()
 endif()
 
+# The layout explorer's test (web/, ctest web_explorer): Debian's emscripten
+# builds the page, Debian's Chromium runs it, driven from Node.js by the
+# test's pinned playwright-core (npm ci). Only found here: the main build
+# never builds web/.
+if(TILECHECK_BUILD_TESTS)
+  find_program(TILECHECK_EMXX em++)
+  find_program(TILECHECK_NODE node)
+  find_program(TILECHECK_NPM npm)
+  find_program(TILECHECK_CHROMIUM chromium)
+  if(TILECHECK_EMXX AND TILECHECK_NODE AND TILECHECK_NPM AND TILECHECK_CHROMIUM)
+    set(TILECHECK_HAVE_EXPLORER_TEST ON)
+  else()
+    set(TILECHECK_HAVE_EXPLORER_TEST OFF)
+    tilecheck_missing_optional("emscripten, Node.js's npm or Chromium" "not found"
+                               "the layout explorer's test (web_explorer)" emscripten chromium npm)
+  endif()
+endif()
+
 # The Python package (python/): pybind11 and Python's headers. Debian's
 # python3 (/usr/bin/python3) is the one its python3-* packages are for, so it
 # is preferred over another python3 earlier on the PATH; -DPython_EXECUTABLE

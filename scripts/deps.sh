@@ -55,6 +55,15 @@ tilecheck_builds_packages=(
   zip                 # packs the fuzz seed corpora (fuzz/oss-fuzz/build.sh)
   unzip               # scripts/oss-fuzz-local checks the seed corpus zips
   jq                  # scripts/ci-example.sh (run by a test) reads the gate's JSON verdict
+  emscripten          # scripts/build-explorer: the layout explorer's WebAssembly (web/; pulls Node.js)
+  chromium            # the layout explorer's test (web_explorer) runs the page in headless Chromium
+)
+
+# Needed by the layout explorer's test when no npm command is on the PATH
+# (Debian's nodejs comes without one; a Node.js from elsewhere may bring its
+# own, which this must not replace): installed with the builds list then.
+tilecheck_npm_packages=(
+  npm                 # npm ci: the test's pinned playwright-core (web/test/package-lock.json)
 )
 
 # Needed only by scripts/package (the Debian package: the Python package is
@@ -89,17 +98,19 @@ tilecheck_xla_packages=(
 
 # tilecheck_install_deps [main|test|all|arm|package|xla]: installs what is
 # missing of the main list, of the main and test lists, of those and the
-# builds list (the default), of the Arm list, of the main and package lists,
-# or of the XLA list.
+# builds list (the default; and the npm list when no npm command is there),
+# of the Arm list, of the main and package lists, or of the XLA list.
 tilecheck_install_deps() {
   local test_packages=("${tilecheck_test_packages[@]}")
   if [[ $(dpkg --print-architecture) == amd64 ]]; then test_packages+=("${tilecheck_amd64_test_packages[@]}"); fi
+  local builds_packages=("${tilecheck_builds_packages[@]}")
+  if ! command -v npm >/dev/null 2>&1; then builds_packages+=("${tilecheck_npm_packages[@]}"); fi
   case ${1:-all} in
     main) tilecheck_install_packages "${tilecheck_main_packages[@]}" ;;
     test) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${test_packages[@]}" ;;
     all)
       tilecheck_install_packages "${tilecheck_main_packages[@]}" "${test_packages[@]}" \
-        "${tilecheck_builds_packages[@]}"
+        "${builds_packages[@]}"
       ;;
     arm) tilecheck_install_packages "${tilecheck_arm_packages[@]}" ;;
     package) tilecheck_install_packages "${tilecheck_main_packages[@]}" "${tilecheck_package_packages[@]}" ;;
