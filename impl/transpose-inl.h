@@ -92,6 +92,9 @@ HWY_INLINE void Transpose8x8(__m256i* v) {
 #endif
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+// Transpose16Lines (the AVX-512 16x16 and AVX2 8x8 32-bit transposes) and
+// the kernels built on it.
+#define TILECHECK_TRANSPOSE_16_LINES 1
 // 16 lines of 16 32-bit elements (64 bytes, one cache line each):
 // out_line(j)[i] = in_line(i)[j], each output line written whole before the
 // next (two consecutive 32-byte stores on AVX2), so that streaming stores
@@ -147,7 +150,7 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
     }
   };
   int64_t r0 = 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+#ifdef TILECHECK_TRANSPOSE_16_LINES
   // AVX-512 and AVX2: one 16x16 transpose in registers (Transpose16Lines),
   // each output line written whole.
   // Chunks of kChunk columns down all rows, 16 rows of the chunk at a time:
@@ -395,7 +398,7 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 #undef TILECHECK_TRANSPOSE_SIMD_1_2
 #undef TILECHECK_TRANSPOSE_SIMD_4_8
 
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+#ifdef TILECHECK_TRANSPOSE_16_LINES
 // 1- and 2-byte elements through the 32-bit transposes. The kG = 4/kElem
 // source rows g*kG .. g*kG + kG-1 interleave into one row of 32-bit lanes
 // whose lane c holds their elements of column c in row order: exactly the
@@ -409,10 +412,9 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 // rows, the next chunk's source lines prefetched when streaming. A chunk is
 // one line of each source row (32 bf16 or 64 s8 columns): a step reads
 // each of its 16*kG rows' lines whole, once, and writes 64 bytes of each
-// of the chunk's destination rows.
-// Measured by CPU time, bf16[4096,4096]{0,1} and s8[4096,8192]{0,1}
-// (bench/tilecheck_bench, bf16_transpose and s8_transpose): see
-// docs/PERFORMANCE.md.
+// of the chunk's destination rows. That width is the rule, not a measured
+// optimum: chunks of 32 to 256 columns were not told apart on a loaded
+// machine. The figures (bf16_transpose, s8_transpose): docs/PERFORMANCE.md.
 template <size_t kElem>
 HWY_INLINE void InterleaveRows(const uint8_t* src, int64_t ss, int64_t bytes, uint8_t* line) {
   const hn::Full128<uint8_t> d8;
@@ -468,7 +470,7 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
 template <size_t kElem>
 void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
                          bool stream) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+#ifdef TILECHECK_TRANSPOSE_16_LINES
   if constexpr (kElem <= 2) {
     constexpr int64_t kRows = 64 / kElem;  // 16*kG
     const int64_t rw = rows / kRows * kRows, cw = cols / 16 * 16;
@@ -499,6 +501,8 @@ void TransposeElements(int64_t elem_bytes, const uint8_t* src, int64_t src_strid
     default: return TransposeElementsOf<8>(src, src_stride, dst, dst_stride, rows, cols, stream);
   }
 }
+
+#undef TILECHECK_TRANSPOSE_16_LINES
 
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

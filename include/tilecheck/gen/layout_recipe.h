@@ -472,8 +472,9 @@ ShapeWithLayout make_bitcast_partner(C& c, const ShapeWithLayout& from, const Re
 // the minor dim are often not the next dense ones. Each shrinks back to
 // make_layout's layout. One in 16 is instead an untiled transposed pair:
 // half of them f32 with one dim around 1,024 (four of the transposing
-// panel's blocks of 256) and one of 2 or 3, half bf16 or s8 with both dims around the interleaved 16x16
-// transposes' 16 columns and 64/elem_bytes rows (impl/transpose-inl.h).
+// panel's blocks of 256) and one of 2 or 3, half bf16 or s8 with both dims
+// around the interleaved 16x16 transposes' 16 columns and 64/elem_bytes
+// rows (impl/transpose-inl.h).
 template <LayoutChoices C>
 ShapeWithLayout make_plan_layout(C& c, const RecipeLimits& limits = {}) {
   if (sometimes(c, 1, 16)) {
