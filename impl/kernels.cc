@@ -23,6 +23,8 @@ HWY_EXPORT(UnpackRows2U16);
 HWY_EXPORT(UnpackRows4U8);
 HWY_EXPORT(UnpackRows8U4);
 HWY_EXPORT(UnpackRows32U1);
+HWY_EXPORT(PackSubByteRuns);
+HWY_EXPORT(UnpackSubByteRuns);
 HWY_EXPORT(TransposeElements);
 HWY_EXPORT(PackPanel);
 HWY_EXPORT(TransposePanelPack);
@@ -76,6 +78,14 @@ void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, in
 void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                       bool sign) {
   HWY_DYNAMIC_DISPATCH(UnpackRows32U1)(phys, dense, row_stride, n, stream, sign);
+}
+void pack_sub_byte_runs(int bits, const uint8_t* dense, int64_t dense_stride, uint8_t* phys, int64_t phys_stride,
+                        int64_t count, int64_t bytes) {
+  HWY_DYNAMIC_DISPATCH(PackSubByteRuns)(bits, dense, dense_stride, phys, phys_stride, count, bytes);
+}
+void unpack_sub_byte_runs(int bits, const uint8_t* phys, int64_t phys_stride, uint8_t* dense, int64_t dense_stride,
+                          int64_t count, int64_t bytes, bool sign) {
+  HWY_DYNAMIC_DISPATCH(UnpackSubByteRuns)(bits, phys, phys_stride, dense, dense_stride, count, bytes, sign);
 }
 
 }  // namespace tilecheck::impl::kernels

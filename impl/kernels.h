@@ -36,6 +36,19 @@ void unpack_rows8_u4(const uint8_t* phys, uint8_t* dense, int64_t row_stride, in
 void unpack_rows32_u1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int64_t n, bool stream,
                       bool sign);
 
+// Runs of 1-, 2- or 4-bit elements (`bits`), one dense byte per element:
+// `count` runs, run i of `bytes` whole physical bytes at phys +
+// i*phys_stride and its 8/bits*bytes elements at dense + i*dense_stride
+// (strides in bytes), element j of a run in bits [(j % per)*bits,
+// (j % per + 1)*bits) of physical byte j / per, per = 8/bits (low bits
+// first, D7). Pack reads the low `bits` of each dense byte and assigns the
+// physical bytes; unpack writes the high bits zero, or with `sign` as
+// copies of the value's top bit. Cached stores.
+void pack_sub_byte_runs(int bits, const uint8_t* dense, int64_t dense_stride, uint8_t* phys, int64_t phys_stride,
+                        int64_t count, int64_t bytes);
+void unpack_sub_byte_runs(int bits, const uint8_t* phys, int64_t phys_stride, uint8_t* dense, int64_t dense_stride,
+                          int64_t count, int64_t bytes, bool sign);
+
 // Whether a kernel may write rows with streaming stores: rows of `n`
 // bytes, `row_stride` bytes apart from `dense`, each written in whole
 // units of `unit_bytes` from its start, then a scalar tail. The unit is the

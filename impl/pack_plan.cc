@@ -105,47 +105,40 @@ struct Mover {
     }
   }
 
+  // 1-, 2- or 4-bit elements: runs of them move in whole physical bytes.
+  bool sub_byte() const { return bits == 1 || bits == 2 || bits == 4; }
+
+  // `count` runs of `bytes` whole physical bytes (kernels.h,
+  // pack_sub_byte_runs): run i at dense element dense + i*dense_stride and
+  // physical byte phys_byte + i*phys_stride.
+  void sub_byte_runs(int64_t dense, int64_t dense_stride, int64_t phys_byte, int64_t phys_stride, int64_t count,
+                     int64_t bytes) const {
+    if (pack) {
+      kernels::pack_sub_byte_runs(static_cast<int>(bits), src + dense, dense_stride, dst + phys_byte, phys_stride,
+                                  count, bytes);
+    } else {
+      kernels::unpack_sub_byte_runs(static_cast<int>(bits), src + phys_byte, phys_stride, dst + dense, dense_stride,
+                                    count, bytes, sign);
+    }
+  }
+
   // A contiguous run of 1-, 2- or 4-bit elements: whole physical bytes are
-  // assigned (pack) or read (unpack) 8/B elements at a time, the elements
-  // of a byte shared with a neighbour one by one (pack ORs them into the
-  // zeroed byte, as element_bits does).
-  template <int B>
+  // assigned (pack) or read (unpack) by the kernel, the elements of a byte
+  // shared with a neighbour one by one (pack ORs them into the zeroed byte,
+  // as element_bits does).
   void sub_byte_run(int64_t dense, int64_t phys, int64_t n) const {
-    constexpr int per = 8 / B;
-    constexpr unsigned mask = (1u << B) - 1;
-    int64_t head = (per - phys % per) % per;
-    if (head >= n) head = n;
+    const int64_t per = 8 / bits;
+    const int64_t head = std::min(n, (per - phys % per) % per);
     for (int64_t i = 0; i < head; ++i) element_bits(dense + i, phys + i);
     const int64_t bytes = (n - head) / per;
-    const uint8_t* d = (pack ? src : dst) + dense + head;  // 1 dense byte per element
-    const int64_t first = (phys + head) / per;
-    if (pack) {
-      uint8_t* out = dst + first;
-      for (int64_t k = 0; k < bytes; ++k) {
-        unsigned v = 0;
-        for (int j = 0; j < per; ++j) v |= (d[k * per + j] & mask) << (j * B);
-        out[k] = static_cast<uint8_t>(v);
-      }
-    } else {
-      const uint8_t* in = src + first;
-      uint8_t* out = dst + dense + head;
-      const unsigned top = 1u << (B - 1);
-      for (int64_t k = 0; k < bytes; ++k) {
-        for (int j = 0; j < per; ++j) {
-          const unsigned v = (in[k] >> (j * B)) & mask;
-          out[k * per + j] = static_cast<uint8_t>(sign && (v & top) ? v | ~mask : v);
-        }
-      }
-    }
+    if (bytes > 0) sub_byte_runs(dense + head, 0, (phys + head) / per, 0, 1, bytes);
     for (int64_t i = head + bytes * per; i < n; ++i) element_bits(dense + i, phys + i);
   }
 
   // `n` elements: dense at dense + i*dense_stride, physical at phys + i.
   void row(int64_t dense, int64_t dense_stride, int64_t phys, int64_t n) const {
     if (!byte_elements()) {
-      if (dense_stride == 1 && bits == 4) return sub_byte_run<4>(dense, phys, n);
-      if (dense_stride == 1 && bits == 2) return sub_byte_run<2>(dense, phys, n);
-      if (dense_stride == 1 && bits == 1) return sub_byte_run<1>(dense, phys, n);
+      if (dense_stride == 1 && sub_byte()) return sub_byte_run(dense, phys, n);
       for (int64_t i = 0; i < n; ++i) element_bits(dense + i * dense_stride, phys + i);
       return;
     }
@@ -253,6 +246,10 @@ struct Mover {
         }
       default:  // kBitBlock
         break;
+    }
+    if (sb == 1 && rows == width && sub_byte() && phys % (8 / bits) == 0 && width % (8 / bits) == 0) {
+      // Every column a run of whole bytes, assigning the block's bytes.
+      return sub_byte_runs(dense, sa, phys * bits / 8, width * bits / 8, n, width * bits / 8);
     }
     if (pack && assign_bytes) std::memset(dst + phys * bits / 8, 0, n * width * bits / 8);
     for (int64_t c = 0; c < n; ++c) {

@@ -1,6 +1,6 @@
 // The row-interleave kernels (kernels.h): pack and unpack of
 // the (2,1), (4,1), (8,1) and (32,1) sub-tiles over a run of columns, and
-// the 4x4 32-bit transpose.
+// of runs of 1-, 2- and 4-bit elements within one row.
 // Highway per-target code: included by impl/kernels.cc once per SIMD target
 // (hence the toggling include guard, not #pragma once).
 #if defined(TILECHECK_IMPL_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -367,6 +367,119 @@ void UnpackRows32U1(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int
         UnpackRows32U1Impl<decltype(streamed)::value, decltype(sign_extend)::value>(args...);
       },
       phys, dense, row_stride, n, stream, sign);
+}
+
+// Runs of 1-, 2- or 4-bit elements (kernels.h, pack_sub_byte_runs): byte k
+// of a run holds its elements per*k .. per*k + per-1 (per = 8 / kBits),
+// element per*k + j in bits [j*kBits, (j+1)*kBits). A vector of N physical
+// bytes is N*per dense bytes: de-interleaved per ways (LoadInterleaved2/4)
+// for 4 and 2 bits, and for 1 bit one mask bit per dense byte, which is the
+// same order (StoreMaskBits: lane i in bit i%8 of byte i/8).
+template <int kBits>
+HWY_INLINE uint8_t PackByteScalar(const uint8_t* in) {
+  constexpr int per = 8 / kBits;
+  constexpr unsigned mask = (1u << kBits) - 1;
+  unsigned v = 0;
+  for (int j = 0; j < per; ++j) v |= (in[j] & mask) << (j * kBits);
+  return static_cast<uint8_t>(v);
+}
+
+// One run: `bytes` physical bytes at `out` from the dense bytes at `in`.
+template <int kBits>
+HWY_INLINE void PackSubByteRun(const uint8_t* in, uint8_t* out, int64_t bytes) {
+  constexpr int64_t per = 8 / kBits;
+  int64_t k = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto low = hn::Set(d, static_cast<uint8_t>((1u << kBits) - 1));
+  if constexpr (kBits == 4) {
+    for (; k + N <= bytes; k += N) {
+      hn::Vec<decltype(d)> e0, e1;
+      hn::LoadInterleaved2(d, in + 2 * k, e0, e1);
+      hn::StoreU(hn::Or(hn::And(e0, low), hn::ShiftLeft<4>(e1)), d, out + k);
+    }
+  } else if constexpr (kBits == 2) {
+    for (; k + N <= bytes; k += N) {
+      hn::Vec<decltype(d)> e0, e1, e2, e3;
+      hn::LoadInterleaved4(d, in + 4 * k, e0, e1, e2, e3);
+      const auto lo = hn::Or(hn::And(e0, low), hn::ShiftLeft<2>(hn::And(e1, low)));
+      const auto hi = hn::Or(hn::And(e2, low), hn::ShiftLeft<2>(e3));
+      hn::StoreU(hn::Or(lo, hn::ShiftLeft<4>(hi)), d, out + k);
+    }
+  } else {
+    const int64_t M = N / 8;  // physical bytes per vector of dense bytes
+    for (; k + M <= bytes; k += M) hn::StoreMaskBits(d, hn::TestBit(hn::LoadU(d, in + 8 * k), low), out + k);
+  }
+#endif
+  for (; k < bytes; ++k) out[k] = PackByteScalar<kBits>(in + per * k);
+}
+
+// One run: the dense bytes at `out` from `bytes` physical bytes at `in`.
+template <int kBits, bool kSigned>
+HWY_INLINE void UnpackSubByteRun(const uint8_t* in, uint8_t* out, int64_t bytes) {
+  constexpr int64_t per = 8 / kBits;
+  constexpr unsigned mask = (1u << kBits) - 1;
+  int64_t k = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto low = hn::Set(d, static_cast<uint8_t>(mask));
+  if constexpr (kBits == 4) {
+    for (; k + N <= bytes; k += N) {
+      const auto b = hn::LoadU(d, in + k);
+      hn::StoreInterleaved2(Extend<kSigned, 4>(d, hn::And(b, low)), Extend<kSigned, 4>(d, hn::ShiftRight<4>(b)), d,
+                            out + 2 * k);
+    }
+  } else if constexpr (kBits == 2) {
+    for (; k + N <= bytes; k += N) {
+      const auto b = hn::LoadU(d, in + k);
+      hn::StoreInterleaved4(Extend<kSigned, 2>(d, hn::And(b, low)),
+                            Extend<kSigned, 2>(d, hn::And(hn::ShiftRight<2>(b), low)),
+                            Extend<kSigned, 2>(d, hn::And(hn::ShiftRight<4>(b), low)),
+                            Extend<kSigned, 2>(d, hn::ShiftRight<6>(b)), d, out + 4 * k);
+    }
+  } else {
+    const int64_t M = N / 8;  // physical bytes per vector of dense bytes
+    for (; k + M <= bytes; k += M) {
+      const auto set = hn::LoadMaskBits(d, in + k);
+      // A set bit is 1, or -1 (all ones) sign-extended.
+      hn::StoreU(kSigned ? hn::VecFromMask(d, set) : hn::IfThenElseZero(set, low), d, out + 8 * k);
+    }
+  }
+#endif
+  for (; k < bytes; ++k) {
+    for (int64_t j = 0; j < per; ++j) out[per * k + j] = ExtendScalar<kSigned, kBits>((in[k] >> (j * kBits)) & mask);
+  }
+}
+
+void PackSubByteRuns(int bits, const uint8_t* dense, int64_t dense_stride, uint8_t* phys, int64_t phys_stride,
+                     int64_t count, int64_t bytes) {
+  auto runs = [&](auto run) {
+    for (int64_t i = 0; i < count; ++i) run(dense + i * dense_stride, phys + i * phys_stride, bytes);
+  };
+  switch (bits) {
+    case 4: return runs([](auto... a) { PackSubByteRun<4>(a...); });
+    case 2: return runs([](auto... a) { PackSubByteRun<2>(a...); });
+    default: return runs([](auto... a) { PackSubByteRun<1>(a...); });
+  }
+}
+
+void UnpackSubByteRuns(int bits, const uint8_t* phys, int64_t phys_stride, uint8_t* dense, int64_t dense_stride,
+                       int64_t count, int64_t bytes, bool sign) {
+  auto runs = [&](auto run) {
+    for (int64_t i = 0; i < count; ++i) run(phys + i * phys_stride, dense + i * dense_stride, bytes);
+  };
+  auto with_sign = [&](auto bits_c) {
+    constexpr int kBits = decltype(bits_c)::value;
+    sign ? runs([](auto... a) { UnpackSubByteRun<kBits, true>(a...); })
+         : runs([](auto... a) { UnpackSubByteRun<kBits, false>(a...); });
+  };
+  switch (bits) {
+    case 4: return with_sign(std::integral_constant<int, 4>());
+    case 2: return with_sign(std::integral_constant<int, 2>());
+    default: return with_sign(std::integral_constant<int, 1>());
+  }
 }
 
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
