@@ -103,7 +103,10 @@ namespace tilecheck::impl::kernels {
 //
 // for r < rows, c < cols: the block of a pack whose dense rows and
 // physical columns are both contiguous (a transposed matrix of bf16, s8,
-// f64, ...), and its unpack the other way. Cache-blocked in squares of 64
+// f64, ...), and its unpack the other way. Moved one region of 512 bytes a
+// side (128 elements for 8-byte ones) after another, so that a large
+// matrix's strided side stays on a few hundred pages for a while; inside a
+// region, cache-blocked in squares of 64
 // bytes a side (16 elements for 8-byte ones), destination rows outer, each
 // square in 128-bit SIMD blocks of (16/elem_bytes)^2 elements (interleave
 // stages), scalar at the edges and on targets whose vectors are sizeless

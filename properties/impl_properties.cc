@@ -11,6 +11,7 @@
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -151,14 +152,17 @@ std::vector<uint8_t> impl_unpack(const impl::PackPlan& plan, std::span<const uin
   return dense.bytes();
 }
 
-// Arbitrary physical bytes, padding included: unpack must ignore padding.
-std::vector<uint8_t> random_physical(const ShapeWithLayout& shape) {
+// `n` arbitrary bytes from a drawn seed.
+std::vector<uint8_t> random_bytes(int64_t n) {
   const uint64_t seed = *rc::gen::inRange<uint64_t>(0, uint64_t{1} << 40);
   uint64_t state = seed;
-  std::vector<uint8_t> bytes(static_cast<size_t>(spec::byte_size(shape)));
+  std::vector<uint8_t> bytes(static_cast<size_t>(n));
   for (uint8_t& b : bytes) b = static_cast<uint8_t>(splitmix64(state));
   return bytes;
 }
+
+// Arbitrary physical bytes, padding included: unpack must ignore padding.
+std::vector<uint8_t> random_physical(const ShapeWithLayout& shape) { return random_bytes(spec::byte_size(shape)); }
 
 // Pack of the data == the spec's pack; unpack of that == the data (bits
 // above the width cleared); unpack of arbitrary physical bytes == the spec's
@@ -293,6 +297,26 @@ void RelayoutMatchesSpec() {
   impl::RelayoutPlan(from, from).run(packed, same.span(), {.threads = 1});
   RC_ASSERT(same.intact());
   agree(check::bytes_agree(from, true, "relayout(A -> A) is not the identity", packed, same.bytes()));
+}
+
+// 4 (transposes at size). An untiled matrix stored transposed ({0,1}) of
+// 1-, 2-, 4- or 8-byte elements, each dim 1 to 1,100, on one SIMD target,
+// streamed or cached: past the regions of 512 bytes a side (128 elements
+// of 8 bytes) that the element transposes move one at a time and the
+// transposing panel's blocks of 256 rows and columns, each with ragged
+// edges, which the layouts of the other properties stay inside.
+void TransposesAtSizeMatchSpec() {
+  static constexpr std::array<const char*, 4> kTypes = {"s8", "bf16", "f32", "f64"};
+  const std::string type = *rc::gen::elementOf(kTypes);
+  const int64_t rows = *rc::gen::inRange<int64_t>(1, 1101), cols = *rc::gen::inRange<int64_t>(1, 1101);
+  LayoutAndData v;
+  v.shape = parse_shape(type + "[" + std::to_string(rows) + "," + std::to_string(cols) + "]{0,1}");
+  RC_LOG() << print_shape(v.shape) << "\n";
+  v.dense = random_bytes(spec::dense_byte_size(v.shape));
+  const ScopedTarget on(one_simd_target());
+  impl::ExecOptions options{.threads = 1};
+  if (*rc::gen::arbitrary<bool>()) options.stream_bytes = 0;
+  agree_with_spec(impl::PackPlan(v.shape), v, options);
 }
 
 // 4 and 5 (at size). Data movement past 2^16 and 2^20 elements
@@ -858,6 +882,9 @@ std::vector<PropertyInfo> impl_property_suite() {
       {"ImplProperties", "PackAtSizeMatchesSpec", "p4_pack_at_size",
        "4, 5. pack, unpack and relayout past 2^16 and 2^20 elements on 1 to 8 threads == spec; no byte shared by two threads",
        &PackAtSizeMatchesSpec, 20},
+      {"ImplProperties", "TransposesAtSizeMatchSpec", "p4_transpose_at_size",
+       "4. the same for transposed matrices of 1-, 2-, 4- and 8-byte elements up to 1,100 a side (past the transposes' blocks) on one SIMD target",
+       &TransposesAtSizeMatchSpec, 100},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "StridedViewsMatchSpec", "p11_strided",
