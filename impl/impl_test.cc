@@ -72,6 +72,9 @@ const std::vector<std::string>& extra_layouts() {
       // more; the rows and columns past them in 128-bit blocks and scalar.
       "bf16[100,150]{0,1}",
       "s8[200,90]{0,1}",
+      // 8-byte transposes: 8x8 64-bit transposes (AVX-512, AVX2), whole
+      // regions of 128 and a ragged one; rows and columns past the last 8.
+      "f64[300,141]{0,1}",
   };
   return v;
 }
@@ -280,7 +283,7 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     std::span<uint8_t> span() { return {p, n}; }
   };
   // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
-  // and 1- and 2-byte transposes (streamed 16x16 transposes), ragged rows (staged ragged chunks) and a
+  // and 1-, 2- and 8-byte transposes (streamed 16x16 and 8x8 transposes), ragged rows (staged ragged chunks) and a
   // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
   // production thresholds (the properties reach the same paths at small
   // size with the thresholds lowered).
@@ -288,7 +291,7 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
                            "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
                            "f32[2048,1024]{0,1:T(8,128)}", "f32[2048,1100]{1,0:T(8,128)}",
                            "f32[8,2048,200]{2,0,1:T(8,128)}", "f32[2048,1100]{0,1}", "bf16[2100,2050]{0,1}",
-                           "s8[4100,2060]{0,1}",
+                           "s8[4100,2060]{0,1}", "f64[1100,1030]{0,1}",
                            "f32[16,64,56,56]{3,2,1,0:T(16,1,1)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);

@@ -112,8 +112,9 @@ namespace tilecheck::impl::kernels {
 // stages), scalar at the edges and on targets whose vectors are sizeless
 // (SVE, RVV: blocked scalar). On AVX-512 and AVX2, 1- and 2-byte elements
 // go 16*4/elem_bytes rows at a time through the 32-bit 16x16 transposes
-// instead (their rows interleaved into 32-bit lanes), every destination
-// line written whole. `stream`: non-temporal stores there where the
+// instead (their rows interleaved into 32-bit lanes), and 8-byte ones 8
+// rows at a time through 8x8 64-bit transposes, every destination line
+// written whole. `stream`: non-temporal stores there where the
 // destination's lines are whole (dst and dst_stride line-aligned); the
 // caller flushes.
 void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,

@@ -1,6 +1,7 @@
 // The transposing panels (kernels.h, "A transposing panel"): column-major
 // tiles to and from dense rows, in 16x16 blocks (AVX-512; AVX2 as four 8x8)
-// or 4x4 blocks.
+// or 4x4 blocks; and the element transposes of 1, 2, 4 and 8 bytes
+// (kernels.h, transpose_elements).
 // Highway per-target code: included by impl/kernels.cc once per SIMD target
 // (hence the toggling include guard, not #pragma once).
 #if defined(TILECHECK_IMPL_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -35,6 +36,21 @@ struct ColumnCursor {
 };
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// The 4x4 matrix of 128-bit blocks of x[0], x[s], x[2s], x[3s] transposed
+// into y[0], y[s], y[2s], y[3s]: block b of y[i*s] = block i of x[b*s].
+// Blocks move whole, whatever the lanes inside them.
+HWY_INLINE void TransposeBlocks4x4(const __m512i* x, int s, __m512i* y) {
+  constexpr __mmask16 kAll16 = 0xFFFF;  // every lane selected (Transpose16x16)
+  const __m512i p0 = _mm512_maskz_shuffle_i32x4(kAll16, x[0], x[s], 0x44);  // blocks 0 1 of x[0], then of x[s]
+  const __m512i p1 = _mm512_maskz_shuffle_i32x4(kAll16, x[0], x[s], 0xEE);  // blocks 2 3 of the same
+  const __m512i p2 = _mm512_maskz_shuffle_i32x4(kAll16, x[2 * s], x[3 * s], 0x44);
+  const __m512i p3 = _mm512_maskz_shuffle_i32x4(kAll16, x[2 * s], x[3 * s], 0xEE);
+  y[0] = _mm512_maskz_shuffle_i32x4(kAll16, p0, p2, 0x88);      // blocks 0
+  y[s] = _mm512_maskz_shuffle_i32x4(kAll16, p0, p2, 0xDD);      // blocks 1
+  y[2 * s] = _mm512_maskz_shuffle_i32x4(kAll16, p1, p3, 0x88);  // blocks 2
+  y[3 * s] = _mm512_maskz_shuffle_i32x4(kAll16, p1, p3, 0xDD);  // blocks 3
+}
+
 // v[i] lane j -> v[j] lane i, for 16 vectors of 16 32-bit lanes: pairs
 // within 128-bit blocks, then the 4x4 matrix of blocks.
 HWY_INLINE void Transpose16x16(__m512i* v) {
@@ -56,16 +72,7 @@ HWY_INLINE void Transpose16x16(__m512i* v) {
     u[g + 2] = _mm512_maskz_unpacklo_epi64(kAll8, t[g + 1], t[g + 3]);
     u[g + 3] = _mm512_maskz_unpackhi_epi64(kAll8, t[g + 1], t[g + 3]);
   }
-  for (int k = 0; k < 4; ++k) {
-    const __m512i x0 = _mm512_maskz_shuffle_i32x4(kAll16, u[k], u[4 + k], 0x44);  // u0.b0 u0.b1 u1.b0 u1.b1
-    const __m512i x1 = _mm512_maskz_shuffle_i32x4(kAll16, u[k], u[4 + k], 0xEE);  // u0.b2 u0.b3 u1.b2 u1.b3
-    const __m512i x2 = _mm512_maskz_shuffle_i32x4(kAll16, u[8 + k], u[12 + k], 0x44);
-    const __m512i x3 = _mm512_maskz_shuffle_i32x4(kAll16, u[8 + k], u[12 + k], 0xEE);
-    v[k] = _mm512_maskz_shuffle_i32x4(kAll16, x0, x2, 0x88);       // column k
-    v[4 + k] = _mm512_maskz_shuffle_i32x4(kAll16, x0, x2, 0xDD);   // column 4 + k
-    v[8 + k] = _mm512_maskz_shuffle_i32x4(kAll16, x1, x3, 0x88);   // column 8 + k
-    v[12 + k] = _mm512_maskz_shuffle_i32x4(kAll16, x1, x3, 0xDD);  // column 12 + k
-  }
+  for (int k = 0; k < 4; ++k) TransposeBlocks4x4(u + k, 4, v + k);  // columns k, 4 + k, 8 + k, 12 + k
 }
 #endif
 
@@ -91,27 +98,60 @@ HWY_INLINE void Transpose8x8(__m256i* v) {
 }
 #endif
 
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
-// Transpose16Lines (the AVX-512 16x16 and AVX2 8x8 32-bit transposes) and
-// the kernels built on it.
-#define TILECHECK_TRANSPOSE_16_LINES 1
-// 16 lines of 16 32-bit elements (64 bytes, one cache line each):
-// out_line(j)[i] = in_line(i)[j], each output line written whole before the
-// next (two consecutive 32-byte stores on AVX2), so that streaming stores
-// leave no line half written.
-template <bool kStream, class InLine, class OutLine>
-HWY_INLINE void Transpose16Lines(InLine in_line, OutLine out_line) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// v[i] lane j -> v[j] lane i, for 8 vectors of 8 64-bit lanes: pairs within
+// 128-bit blocks, then the 4x4 matrix of blocks.
+HWY_INLINE void Transpose8x8Of64(__m512i* v) {
+  constexpr __mmask8 kAll8 = 0xFF;
+  __m512i t[8];  // t[2p + e], block k: column 2k + e of rows 2p, 2p + 1
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm512_maskz_unpacklo_epi64(kAll8, v[i], v[i + 1]);
+    t[i + 1] = _mm512_maskz_unpackhi_epi64(kAll8, v[i], v[i + 1]);
+  }
+  for (int e = 0; e < 2; ++e) TransposeBlocks4x4(t + e, 2, v + e);  // columns e, 2 + e, 4 + e, 6 + e
+}
+#endif
+
 #if HWY_TARGET == HWY_AVX2
-  for (int h = 0; h < 2; ++h) {  // input columns 8h..8h+7: output lines 8h..8h+7
-    __m256i a[8], b[8];          // input rows 0..7 and 8..15
-    for (int i = 0; i < 8; ++i) {
+// v[i] lane j -> v[j] lane i, for 4 vectors of 4 64-bit lanes.
+HWY_INLINE void Transpose4x4Of64(__m256i* v) {
+  const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]), t1 = _mm256_unpackhi_epi64(v[0], v[1]);
+  const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]), t3 = _mm256_unpackhi_epi64(v[2], v[3]);
+  v[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+  v[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+  v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+  v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+#endif
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+// TransposeLines (the AVX-512 16x16 and 8x8 transposes of 32- and 64-bit
+// lanes; on AVX2 as 8x8 and 4x4 halves) and the kernels built on it.
+#define TILECHECK_TRANSPOSE_LINES 1
+// K = 64/kLane lines of K lanes of kLane (4 or 8) bytes, a cache line
+// each: out_line(j)[i] = in_line(i)[j], each output line written whole
+// before the next (two consecutive 32-byte stores on AVX2), so that
+// streaming stores leave no line half written.
+template <size_t kLane, bool kStream, class InLine, class OutLine>
+HWY_INLINE void TransposeLines(InLine in_line, OutLine out_line) {
+  constexpr int K = static_cast<int>(64 / kLane);
+#if HWY_TARGET == HWY_AVX2
+  constexpr int H = K / 2;
+  for (int h = 0; h < 2; ++h) {  // input columns H*h..H*h+H-1: output lines H*h..H*h+H-1
+    __m256i a[H], b[H];          // input rows 0..H-1 and H..K-1
+    for (int i = 0; i < H; ++i) {
       a[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in_line(i) + 32 * h));
-      b[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in_line(8 + i) + 32 * h));
+      b[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in_line(H + i) + 32 * h));
     }
-    Transpose8x8(a);
-    Transpose8x8(b);
-    for (int j = 0; j < 8; ++j) {
-      __m256i* to = reinterpret_cast<__m256i*>(out_line(8 * h + j));
+    if constexpr (kLane == 4) {
+      Transpose8x8(a);
+      Transpose8x8(b);
+    } else {
+      Transpose4x4Of64(a);
+      Transpose4x4Of64(b);
+    }
+    for (int j = 0; j < H; ++j) {
+      __m256i* to = reinterpret_cast<__m256i*>(out_line(H * h + j));
       if constexpr (kStream) {
         _mm256_stream_si256(to, a[j]);
         _mm256_stream_si256(to + 1, b[j]);
@@ -122,10 +162,14 @@ HWY_INLINE void Transpose16Lines(InLine in_line, OutLine out_line) {
     }
   }
 #else
-  __m512i v[16];
-  for (int k = 0; k < 16; ++k) v[k] = _mm512_loadu_si512(in_line(k));
-  Transpose16x16(v);
-  for (int k = 0; k < 16; ++k) {
+  __m512i v[K];
+  for (int k = 0; k < K; ++k) v[k] = _mm512_loadu_si512(in_line(k));
+  if constexpr (kLane == 4) {
+    Transpose16x16(v);
+  } else {
+    Transpose8x8Of64(v);
+  }
+  for (int k = 0; k < K; ++k) {
     if constexpr (kStream) {
       _mm512_stream_si512(reinterpret_cast<__m512i*>(out_line(k)), v[k]);
     } else {
@@ -150,8 +194,8 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
     }
   };
   int64_t r0 = 0;
-#ifdef TILECHECK_TRANSPOSE_16_LINES
-  // AVX-512 and AVX2: one 16x16 transpose in registers (Transpose16Lines),
+#ifdef TILECHECK_TRANSPOSE_LINES
+  // AVX-512 and AVX2: one 16x16 transpose in registers (TransposeLines),
   // each output line written whole.
   // Chunks of kChunk columns down all rows, 16 rows of the chunk at a time:
   // the physical side is written (pack) or read (unpack) a few tiles at a
@@ -196,7 +240,7 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
         if (prefetch) {
           for (int64_t k = 0; k < 16; ++k) hwy::Prefetch(in_line(off_ahead + (c0 - cb), r, c0 + chunk, k));
         }
-        Transpose16Lines<kStream>([&](int64_t k) { return in_line(o, r, c0, k); },
+        TransposeLines<4, kStream>([&](int64_t k) { return in_line(o, r, c0, k); },
                                   [&](int64_t k) { return kPack ? out + o[k] + r * 4 : out + (r + k) * rs + c0 * 4; });
       }
     }
@@ -398,12 +442,12 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 #undef TILECHECK_TRANSPOSE_SIMD_1_2
 #undef TILECHECK_TRANSPOSE_SIMD_4_8
 
-#ifdef TILECHECK_TRANSPOSE_16_LINES
+#ifdef TILECHECK_TRANSPOSE_LINES
 // 1- and 2-byte elements through the 32-bit transposes. The kG = 4/kElem
 // source rows g*kG .. g*kG + kG-1 interleave into one row of 32-bit lanes
 // whose lane c holds their elements of column c in row order: exactly the
 // kG elements that destination row c holds at g*kG. Transposed as 32-bit
-// lanes 16x16 at a time (Transpose16Lines), 16*kG source rows and 16
+// lanes 16x16 at a time (TransposeLines), 16*kG source rows and 16
 // columns at a time, every destination line is written whole (streamed
 // when kStream), which the 128-bit blocks do not do; and each source line
 // is read once, whole, into the interleaved rows (`stage`, in L1).
@@ -459,9 +503,30 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
         InterleaveRows<kElem>(from, ss, n * kElem, stage + i * kLine);
       }
       for (int64_t q = 0; q < n; q += 16) {
-        Transpose16Lines<kStream>([&](int64_t i) { return stage + i * kLine + q * 4; },
+        TransposeLines<4, kStream>([&](int64_t i) { return stage + i * kLine + q * 4; },
                                   [&](int64_t j) { return dst + (cb + q + j) * ds + r * kElem; });
       }
+    }
+  }
+}
+#endif
+
+#ifdef TILECHECK_TRANSPOSE_LINES
+// 8-byte elements 8x8 at a time (TransposeLines), every destination line
+// written whole (streamed when kStream), in TransposeInterleaved's order:
+// one line of each source row (8 columns) down all rows, the next chunk's
+// source lines prefetched when streaming. Rows and cols multiples of 8.
+template <bool kStream>
+void TransposeLines64(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+  for (int64_t cb = 0; cb < cols; cb += 8) {
+    const bool prefetch = kStream && cb + 16 <= cols;
+    for (int64_t r = 0; r < rows; r += 8) {
+      const uint8_t* from = src + r * ss + cb * 8;
+      if (prefetch) {
+        for (int64_t i = 0; i < 8; ++i) hwy::Prefetch(from + i * ss + 64);
+      }
+      TransposeLines<8, kStream>([&](int64_t i) { return from + i * ss; },
+                               [&](int64_t j) { return dst + (cb + j) * ds + r * 8; });
     }
   }
 }
@@ -471,7 +536,7 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
 template <size_t kElem>
 void TransposeRegion(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
                      bool stream) {
-#ifdef TILECHECK_TRANSPOSE_16_LINES
+#ifdef TILECHECK_TRANSPOSE_LINES
   if constexpr (kElem <= 2) {
     constexpr int64_t kRows = 64 / kElem;  // 16*kG
     const int64_t rw = rows / kRows * kRows, cw = cols / 16 * 16;
@@ -485,6 +550,19 @@ void TransposeRegion(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, i
       }
       TransposeSquares<kElem>(src + rw * ss, ss, dst + rw * kElem, ds, rows - rw, cols);
       TransposeSquares<kElem>(src + cw * kElem, ss, dst + cw * ds, ds, rw, cols - cw);
+      return;
+    }
+  }
+  if constexpr (kElem == 8) {
+    const int64_t rw = rows / 8 * 8, cw = cols / 8 * 8;
+    if (rw > 0 && cw > 0) {
+      if (stream && LinesWhole(dst, ds, 0)) {
+        TransposeLines64<true>(src, ss, dst, ds, rw, cw);
+      } else {
+        TransposeLines64<false>(src, ss, dst, ds, rw, cw);
+      }
+      TransposeSquares<8>(src + rw * ss, ss, dst + rw * 8, ds, rows - rw, cols);
+      TransposeSquares<8>(src + cw * 8, ss, dst + cw * ds, ds, rw, cols - cw);
       return;
     }
   }
@@ -508,8 +586,8 @@ constexpr int64_t kTransposeRegionBytes = 512;
 template <size_t kElem>
 void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
                          bool stream) {
-  // 8-byte elements: 128 a side (1 KiB; 64 measured slower on f64[4096,2048]{0,1}:
-  // pack 0.24 -> 0.20x memcpy).
+  // 8-byte elements: 128 a side (1 KiB). On f64[4096,2048]{0,1}, AVX2,
+  // pack: 64 ran at 0.72x memcpy, 128 and 256 at 0.82x.
   constexpr int64_t kSide = kElem == 8 ? 128 : kTransposeRegionBytes / static_cast<int64_t>(kElem);
   for (int64_t c0 = 0; c0 < cols; c0 += kSide) {
     for (int64_t r0 = 0; r0 < rows; r0 += kSide) {
@@ -530,7 +608,7 @@ void TransposeElements(int64_t elem_bytes, const uint8_t* src, int64_t src_strid
   }
 }
 
-#undef TILECHECK_TRANSPOSE_16_LINES
+#undef TILECHECK_TRANSPOSE_LINES
 
 }  // namespace tilecheck::impl::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
