@@ -459,16 +459,22 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 // of the chunk's destination rows. That width is the rule, not a measured
 // optimum: chunks of 32 to 256 columns were not told apart on a loaded
 // machine. The figures (bf16_transpose, s8_transpose): docs/PERFORMANCE.md.
-template <size_t kElem>
-HWY_INLINE void InterleaveRows(const uint8_t* src, int64_t ss, int64_t bytes, uint8_t* line) {
-  const hn::Full128<uint8_t> d8;
-  const hn::Full128<uint16_t> d16;
-  for (int64_t x = 0; x < bytes; x += 16) {
+//
+// A whole chunk interleaves in full vectors (64 or 32 bytes), a partial one
+// (the region's last, 16 to kChunk - 16 columns) in 128-bit ones.
+// Interleaves act within 128-bit blocks, so full vectors leave the columns
+// in another lane order (InterleavedColumn), which the transpose's output
+// lines follow: each still holds one whole column.
+template <size_t kElem, class D8>
+HWY_INLINE void InterleaveRows(D8 d8, const uint8_t* src, int64_t ss, int64_t bytes, uint8_t* line) {
+  const hn::Repartition<uint16_t, D8> d16;
+  const int64_t V = static_cast<int64_t>(hn::Lanes(d8));
+  for (int64_t x = 0; x < bytes; x += V) {
     const auto a = hn::LoadU(d8, src + x), b = hn::LoadU(d8, src + ss + x);
     if constexpr (kElem == 2) {  // lanes (a_c, b_c)
       const auto a16 = hn::BitCast(d16, a), b16 = hn::BitCast(d16, b);
       hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, a16, b16)), d8, line + 2 * x);
-      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, a16, b16)), d8, line + 2 * x + 16);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, a16, b16)), d8, line + 2 * x + V);
     } else {  // lanes (a_c, b_c, c_c, e_c)
       const auto c = hn::LoadU(d8, src + 2 * ss + x), e = hn::LoadU(d8, src + 3 * ss + x);
       const auto ab_lo = hn::BitCast(d16, hn::InterleaveLower(d8, a, b));
@@ -476,11 +482,22 @@ HWY_INLINE void InterleaveRows(const uint8_t* src, int64_t ss, int64_t bytes, ui
       const auto ce_lo = hn::BitCast(d16, hn::InterleaveLower(d8, c, e));
       const auto ce_hi = hn::BitCast(d16, hn::InterleaveUpper(d8, c, e));
       hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, ab_lo, ce_lo)), d8, line + 4 * x);
-      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_lo, ce_lo)), d8, line + 4 * x + 16);
-      hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, ab_hi, ce_hi)), d8, line + 4 * x + 32);
-      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_hi, ce_hi)), d8, line + 4 * x + 48);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_lo, ce_lo)), d8, line + 4 * x + V);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveLower(d16, ab_hi, ce_hi)), d8, line + 4 * x + 2 * V);
+      hn::StoreU(hn::BitCast(d8, hn::InterleaveUpper(d16, ab_hi, ce_hi)), d8, line + 4 * x + 3 * V);
     }
   }
+}
+
+// The column whose elements InterleaveRows with vectors of V bytes puts in
+// 32-bit lane L of its output. Each step of V source bytes fills kG
+// vectors of V/4 lanes; lane l of vector v, in 128-bit block k = l/4, holds
+// column 4v + l%4 of that block's 16/kElem columns. For V = 16: L itself.
+template <size_t kElem>
+HWY_INLINE int64_t InterleavedColumn(int64_t L, int64_t V) {
+  const int64_t step = V / static_cast<int64_t>(kElem), per = V / 4;  // columns per step, lanes per vector
+  const int64_t t = L % step, v = t / per, l = t % per;
+  return L - t + (l / 4) * (16 / static_cast<int64_t>(kElem)) + 4 * v + l % 4;
 }
 
 // rows a multiple of 16*kG, cols of 16.
@@ -489,8 +506,13 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
   // kChunk: one line of each source row per step.
   constexpr int64_t kG = static_cast<int64_t>(4 / kElem), kChunk = static_cast<int64_t>(64 / kElem), kLine = kChunk * 4;
   HWY_ALIGN uint8_t stage[16 * kLine];
+  const hn::ScalableTag<uint8_t> full;
+  const hn::Full128<uint8_t> d128;
+  int64_t column[kChunk];  // of lane L in a whole chunk
+  for (int64_t L = 0; L < kChunk; ++L) column[L] = InterleavedColumn<kElem>(L, static_cast<int64_t>(hn::Lanes(full)));
   for (int64_t cb = 0; cb < cols; cb += kChunk) {
     const int64_t n = std::min(kChunk, cols - cb);
+    const bool whole = n == kChunk;
     const bool prefetch = kStream && cb + 2 * kChunk <= cols;
     for (int64_t r = 0; r < rows; r += 16 * kG) {
       for (int64_t i = 0; i < 16; ++i) {
@@ -500,11 +522,16 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
             hwy::Prefetch(from + g * ss + kChunk * kElem);
           }
         }
-        InterleaveRows<kElem>(from, ss, n * kElem, stage + i * kLine);
+        if (whole) {
+          InterleaveRows<kElem>(full, from, ss, n * kElem, stage + i * kLine);
+        } else {
+          InterleaveRows<kElem>(d128, from, ss, n * kElem, stage + i * kLine);
+        }
       }
       for (int64_t q = 0; q < n; q += 16) {
-        TransposeLines<4, kStream>([&](int64_t i) { return stage + i * kLine + q * 4; },
-                                  [&](int64_t j) { return dst + (cb + q + j) * ds + r * kElem; });
+        TransposeLines<4, kStream>(
+            [&](int64_t i) { return stage + i * kLine + q * 4; },
+            [&](int64_t j) { return dst + (cb + (whole ? column[q + j] : q + j)) * ds + r * kElem; });
       }
     }
   }
