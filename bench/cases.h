@@ -38,6 +38,8 @@ inline const std::vector<Case>& cases() {
       // lanes, then 16x16 32-bit transposes; elsewhere 8x8 and 16x16 blocks.
       {"bf16_transpose", "bf16[4096,4096]{0,1}", "bf16[512,512]{0,1}"},
       {"s8_transpose", "s8[4096,8192]{0,1}", "s8[512,512]{0,1}"},
+      // and of 8-byte elements (f64, s64, c64): 8x8 64-bit transposes.
+      {"f64_transpose", "f64[4096,2048]{0,1}", "f64[512,256]{0,1}"},
       {"f32_nchw16c", "f32[32,64,56,56]{3,2,1,0:T(16,1,1)}", "f32[2,32,14,14]{3,2,1,0:T(16,1,1)}"},
       // Where XLA's TransposePlan is strongest, so that the comparison with
       // it is not ours to choose: a plain transpose in the cache (4 MiB)

@@ -5,6 +5,7 @@
 // ratios on a shared machine compare like with like.
 #pragma once
 
+#include <sys/mman.h>
 #include <time.h>
 
 #include <algorithm>
@@ -29,9 +30,15 @@ inline double thread_seconds() {
 struct AlignedBytes {
   uint8_t* p;
   size_t alignment;
-  AlignedBytes(size_t size, size_t align)
-      : p(static_cast<uint8_t*>(::operator new(std::max<size_t>(size, 1), std::align_val_t(align)))),
-        alignment(align) {
+  // huge_pages: aligned to 2 MiB and asked for transparent huge pages
+  // (madvise MADV_HUGEPAGE) before the first touch, where the kernel
+  // grants them only on request (/sys/kernel/mm/transparent_hugepage/enabled
+  // "madvise"); the kernel may still decline.
+  AlignedBytes(size_t size, size_t align, bool huge_pages = false)
+      : p(static_cast<uint8_t*>(::operator new(std::max<size_t>(size, 1),
+                                               std::align_val_t(huge_pages ? std::max<size_t>(align, 2 << 20) : align)))),
+        alignment(huge_pages ? std::max<size_t>(align, 2 << 20) : align) {
+    if (huge_pages) ::madvise(p, size, MADV_HUGEPAGE);
     std::memset(p, 0, size);
   }
   ~AlignedBytes() { ::operator delete(p, std::align_val_t(alignment)); }

@@ -5,12 +5,13 @@
 // spent descheduled by other processes does not count), and the best round
 // of each is kept, so the ratios compare like with like.
 //
-//   pack_memcpy_ratio [--rounds=N] [--target NAME|all] LAYOUT...
+//   pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...
 //
 // Prints per layout (and per target, with --target, as in tilecheck_bench):
 // GB/s over the dense array's bytes of memcpy, pack and unpack (1 thread),
 // and pack/memcpy, unpack/memcpy. Buffers are 64-byte
-// aligned, as in tilecheck_bench. Exits non-zero if unpack(pack(x)) does not
+// aligned, as in tilecheck_bench; with --huge-pages, 2 MiB-aligned and
+// asked for transparent huge pages (AlignedBytes). Exits non-zero if unpack(pack(x)) does not
 // pack back to the same bytes.
 #include <array>
 #include <cstdio>
@@ -31,9 +32,10 @@ namespace {
 // One row: memcpy, pack and unpack of `plan` alternating in `rounds`
 // rounds, each on the current target. Returns false if the round trip
 // differs.
-bool measure(const std::string& label, const tilecheck::impl::PackPlan& plan, int rounds) {
+bool measure(const std::string& label, const tilecheck::impl::PackPlan& plan, int rounds, bool huge) {
   const size_t dn = plan.index().dense_byte_size(), pn = plan.index().byte_size();
-  tilecheck::bench::AlignedBytes dense(dn, 64), physical(pn, 64), back(dn, 64), copy(dn, 64), repacked(pn, 64);
+  tilecheck::bench::AlignedBytes dense(dn, 64, huge), physical(pn, 64, huge), back(dn, 64, huge), copy(dn, 64, huge),
+      repacked(pn, 64, huge);
   std::mt19937_64 rng(1);
   for (size_t i = 0; i < dn; ++i) dense.p[i] = static_cast<uint8_t>(rng());
   const std::array<double, 3> best = tilecheck::bench::best_of_rounds(rounds, dn, [&](int k) {
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
   std::string asked;
   if (!tilecheck::bench::parse_target(argc, argv, targets, asked)) return 2;
   int rounds = 11;
+  bool huge = false;
   std::vector<std::string> layouts;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -67,8 +70,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "error: %s: N must be a whole number from 1 to 100000\n", a.c_str());
         return 2;
       }
+    } else if (a == "--huge-pages") {
+      huge = true;
     } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "error: unknown option %s\nusage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] LAYOUT...\n",
+      std::fprintf(stderr,
+                   "error: unknown option %s\nusage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...\n",
                    a.c_str());
       return 2;
     } else {
@@ -76,7 +82,7 @@ int main(int argc, char** argv) {
     }
   }
   if (layouts.empty()) {
-    std::fprintf(stderr, "usage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] LAYOUT...\n");
+    std::fprintf(stderr, "usage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...\n");
     return 2;
   }
   bool all_ok = true;
@@ -90,7 +96,7 @@ int main(int argc, char** argv) {
     }
     for (const int64_t t : targets) {
       hwy::SetSupportedTargetsForTest(t);
-      all_ok = measure(text + "@" + tilecheck::bench::target_name(t), *plan, rounds) && all_ok;
+      all_ok = measure(text + "@" + tilecheck::bench::target_name(t), *plan, rounds, huge) && all_ok;
       hwy::SetSupportedTargetsForTest(0);
     }
   }
