@@ -35,9 +35,8 @@ struct AlignedBytes {
   // grants them only on request (/sys/kernel/mm/transparent_hugepage/enabled
   // "madvise"); the kernel may still decline.
   AlignedBytes(size_t size, size_t align, bool huge_pages = false)
-      : p(static_cast<uint8_t*>(::operator new(std::max<size_t>(size, 1),
-                                               std::align_val_t(huge_pages ? std::max<size_t>(align, 2 << 20) : align)))),
-        alignment(huge_pages ? std::max<size_t>(align, 2 << 20) : align) {
+      : alignment(huge_pages ? std::max<size_t>(align, 2 << 20) : align) {
+    p = static_cast<uint8_t*>(::operator new(std::max<size_t>(size, 1), std::align_val_t(alignment)));
     if (huge_pages) ::madvise(p, size, MADV_HUGEPAGE);
     std::memset(p, 0, size);
   }

@@ -29,6 +29,8 @@
 
 namespace {
 
+constexpr const char* kUsage = "usage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...\n";
+
 // One row: memcpy, pack and unpack of `plan` alternating in `rounds`
 // rounds, each on the current target. Returns false if the round trip
 // differs.
@@ -73,16 +75,14 @@ int main(int argc, char** argv) {
     } else if (a == "--huge-pages") {
       huge = true;
     } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr,
-                   "error: unknown option %s\nusage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...\n",
-                   a.c_str());
+      std::fprintf(stderr, "error: unknown option %s\n%s", a.c_str(), kUsage);
       return 2;
     } else {
       layouts.push_back(a);
     }
   }
   if (layouts.empty()) {
-    std::fprintf(stderr, "usage: pack_memcpy_ratio [--rounds=N] [--target NAME|all] [--huge-pages] LAYOUT...\n");
+    std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
   bool all_ok = true;

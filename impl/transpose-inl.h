@@ -15,6 +15,8 @@
 #include <immintrin.h>  // the AVX-512 16x16 and AVX2 8x8 transposes
 #endif
 
+#include <array>
+
 #include "hwy/highway.h"
 #include "impl/kernel_common-inl.h"
 #include "impl/kernels.h"
@@ -494,7 +496,7 @@ HWY_INLINE void InterleaveRows(D8 d8, const uint8_t* src, int64_t ss, int64_t by
 // vectors of V/4 lanes; lane l of vector v, in 128-bit block k = l/4, holds
 // column 4v + l%4 of that block's 16/kElem columns. For V = 16: L itself.
 template <size_t kElem>
-HWY_INLINE int64_t InterleavedColumn(int64_t L, int64_t V) {
+constexpr int64_t InterleavedColumn(int64_t L, int64_t V) {
   const int64_t step = V / static_cast<int64_t>(kElem), per = V / 4;  // columns per step, lanes per vector
   const int64_t t = L % step, v = t / per, l = t % per;
   return L - t + (l / 4) * (16 / static_cast<int64_t>(kElem)) + 4 * v + l % 4;
@@ -508,8 +510,13 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
   HWY_ALIGN uint8_t stage[16 * kLine];
   const hn::ScalableTag<uint8_t> full;
   const hn::Full128<uint8_t> d128;
-  int64_t column[kChunk];  // of lane L in a whole chunk
-  for (int64_t L = 0; L < kChunk; ++L) column[L] = InterleavedColumn<kElem>(L, static_cast<int64_t>(hn::Lanes(full)));
+  static constexpr std::array<int64_t, kChunk> column = [] {  // of lane L in a whole chunk
+    std::array<int64_t, kChunk> c{};
+    for (int64_t L = 0; L < kChunk; ++L) {
+      c[L] = InterleavedColumn<kElem>(L, static_cast<int64_t>(hn::MaxLanes(hn::ScalableTag<uint8_t>())));
+    }
+    return c;
+  }();
   for (int64_t cb = 0; cb < cols; cb += kChunk) {
     const int64_t n = std::min(kChunk, cols - cb);
     const bool whole = n == kChunk;
@@ -559,37 +566,43 @@ void TransposeLines64(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 }
 #endif
 
+#ifdef TILECHECK_TRANSPOSE_LINES
+// The whole-line kernel of an element width (TransposeInterleaved for 1
+// and 2 bytes, TransposeLines64 for 8) over rows and columns that are whole
+// multiples of its block: kRows and kCols.
+template <size_t kElem>
+struct WholeLines {
+  static constexpr int64_t kRows = kElem == 8 ? 8 : static_cast<int64_t>(64 / kElem);  // 8, or 16*kG
+  static constexpr int64_t kCols = kElem == 8 ? 8 : 16;
+  template <bool kStream>
+  static void Run(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+    if constexpr (kElem == 8) {
+      TransposeLines64<kStream>(src, ss, dst, ds, rows, cols);
+    } else {
+      TransposeInterleaved<kElem, kStream>(src, ss, dst, ds, rows, cols);
+    }
+  }
+};
+#endif
+
 // One region of TransposeElementsOf.
 template <size_t kElem>
 void TransposeRegion(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
                      bool stream) {
 #ifdef TILECHECK_TRANSPOSE_LINES
-  if constexpr (kElem <= 2) {
-    constexpr int64_t kRows = 64 / kElem;  // 16*kG
-    const int64_t rw = rows / kRows * kRows, cw = cols / 16 * 16;
+  if constexpr (kElem != 4) {
+    using W = WholeLines<kElem>;
+    const int64_t rw = rows / W::kRows * W::kRows, cw = cols / W::kCols * W::kCols;
     if (rw > 0 && cw > 0) {
       // Streamed only where every destination line is whole (LinesWhole):
       // rows [0, rw) are whole lines of each destination row.
       if (stream && LinesWhole(dst, ds, 0)) {
-        TransposeInterleaved<kElem, true>(src, ss, dst, ds, rw, cw);
+        W::template Run<true>(src, ss, dst, ds, rw, cw);
       } else {
-        TransposeInterleaved<kElem, false>(src, ss, dst, ds, rw, cw);
+        W::template Run<false>(src, ss, dst, ds, rw, cw);
       }
       TransposeSquares<kElem>(src + rw * ss, ss, dst + rw * kElem, ds, rows - rw, cols);
       TransposeSquares<kElem>(src + cw * kElem, ss, dst + cw * ds, ds, rw, cols - cw);
-      return;
-    }
-  }
-  if constexpr (kElem == 8) {
-    const int64_t rw = rows / 8 * 8, cw = cols / 8 * 8;
-    if (rw > 0 && cw > 0) {
-      if (stream && LinesWhole(dst, ds, 0)) {
-        TransposeLines64<true>(src, ss, dst, ds, rw, cw);
-      } else {
-        TransposeLines64<false>(src, ss, dst, ds, rw, cw);
-      }
-      TransposeSquares<8>(src + rw * ss, ss, dst + rw * 8, ds, rows - rw, cols);
-      TransposeSquares<8>(src + cw * 8, ss, dst + cw * ds, ds, rw, cols - cw);
       return;
     }
   }
