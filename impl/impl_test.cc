@@ -56,16 +56,17 @@ const std::vector<std::string>& extra_layouts() {
       // layout takes the block transpose instead (tried: a broken chunk
       // loop then went unnoticed here).
       "f32[256,232]{0,1:T(8,128)}",
-      // Transposing panels without a tile digit above the block, one call
-      // over all of the column digit: untiled transposed matrices, and a
-      // channel dim blocked alone (CNN activations, nChw16c). Ragged rows
-      // and columns; 15 rows stay with the block transpose.
+      // 4-byte transposes without a tile digit above the block: untiled
+      // transposed matrices, and a channel dim blocked alone (CNN
+      // activations, nChw16c), through the element transposes (16x16
+      // 32-bit transposes on AVX-512 and AVX2, staged and streamed squares
+      // on SSE4 and SSSE3). Ragged rows and columns, 15 rows, more than a
+      // region of 128 a side.
       "f32[40,70]{0,1}",
       "u32[100,33]{0,1}",
       "f32[15,40]{0,1}",
       "f32[2,48,5,7]{3,2,1,0:T(16,1,1)}",
       "s32[1,64,3,3]{3,2,1,0:T(32,1,1)}",
-      // More than 256 rows and columns: square blocks of 256 (ragged).
       "f32[270,300]{0,1}",
       // 1- and 2-byte transposes: 32-bit 16x16 transposes of interleaved
       // rows (AVX-512, AVX2) over chunks of 64 columns, a chunk of 16 and
@@ -283,7 +284,7 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
     std::span<uint8_t> span() { return {p, n}; }
   };
   // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
-  // and 1-, 2- and 8-byte transposes (streamed 16x16 and 8x8 transposes), ragged rows (staged ragged chunks) and a
+  // and 1-, 2-, 4- and 8-byte transposes (streamed 16x16 and 8x8 transposes), ragged rows (staged ragged chunks) and a
   // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
   // production thresholds (the properties reach the same paths at small
   // size with the thresholds lowered).

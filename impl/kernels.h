@@ -103,20 +103,25 @@ namespace tilecheck::impl::kernels {
 //
 // for r < rows, c < cols: the block of a pack whose dense rows and
 // physical columns are both contiguous (a transposed matrix of bf16, s8,
-// f64, ...), and its unpack the other way. Moved one region of 512 bytes a
-// side (128 elements for 8-byte ones) after another, so that a large
-// matrix's strided side stays on a few hundred pages for a while; inside a
-// region, cache-blocked in squares of 64
-// bytes a side (16 elements for 8-byte ones), destination rows outer, each
-// square in 128-bit SIMD blocks of (16/elem_bytes)^2 elements (interleave
-// stages), scalar at the edges and on targets whose vectors are sizeless
-// (SVE, RVV: blocked scalar). On AVX-512 and AVX2, 1- and 2-byte elements
-// go 16*4/elem_bytes rows at a time through the 32-bit 16x16 transposes
-// instead (their rows interleaved into 32-bit lanes), and 8-byte ones 8
-// rows at a time through 8x8 64-bit transposes, every destination line
-// written whole. `stream`: non-temporal stores there where the
-// destination's lines are whole (dst and dst_stride line-aligned); the
-// caller flushes.
+// f32, f64, ..., a channel dim blocked alone: T(16,1,1)), and its unpack
+// the other way. Moved one region after another (512 bytes a side through
+// the caches, 1 KiB for 8-byte elements; 4 KiB when streamed), so that a
+// large matrix's strided side stays on a bounded set of pages for a while,
+// and inside a region in bands of columns (a line wide through the caches,
+// the whole region when streamed), each walked source rows outer; the
+// blocks are squares of 64 bytes a side (16 elements for 8-byte ones),
+// each in 128-bit SIMD blocks of (16/elem_bytes)^2
+// elements (interleave stages), scalar at the edges and on targets whose
+// vectors are sizeless (SVE, RVV: blocked scalar). On AVX-512 and AVX2,
+// 4-byte elements go 16 rows at a time through 16x16 32-bit transposes,
+// 8-byte ones 8 rows at a time through 8x8 64-bit transposes, and 1- and
+// 2-byte ones 16*4/elem_bytes rows at a time through the 32-bit 16x16
+// transposes (their rows interleaved into 32-bit lanes), every destination
+// line written whole. `stream`: non-temporal stores where the
+// destination's lines are whole (dst and dst_stride line-aligned): those
+// whole lines on AVX-512 and AVX2; on the other x86 targets each whole
+// square is transposed into a buffer in L1 and streamed out line by line.
+// The caller flushes.
 void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,
                         int64_t dst_stride, int64_t rows, int64_t cols, bool stream);
 

@@ -353,24 +353,8 @@ struct Walker {
     if (depth == schedule.leaf && schedule.transpose) {
       // No constraints (make_schedule): every tile is whole.
       const kernels::TransposePanel& shape = schedule.transpose_shape;
-      const int64_t cols = (end - begin) * schedule.transpose_leaf_columns;
-      dense += begin * d.src_stride;
-      phys += begin * d.dst_stride;
-      const int64_t block = schedule.transpose_block;
-      if (block == 0 || shape.rows <= block) {
-        m.transpose_panel(shape, dense, phys, cols);
-        return;
-      }
-      // The column digit alone: column c at c * col_stride, row r at r
-      // (elements), so a block is the same panel over fewer rows.
-      kernels::TransposePanel part = shape;
-      for (int64_t c0 = 0; c0 < cols; c0 += block) {
-        for (int64_t r0 = 0; r0 < shape.rows; r0 += block) {
-          part.rows = std::min(block, shape.rows - r0);
-          m.transpose_panel(part, dense + c0 + r0 * (shape.row_stride / 4), phys + c0 * (shape.col_stride / 4) + r0,
-                            std::min(block, cols - c0));
-        }
-      }
+      const int64_t cols = (end - begin) * shape.col_group;
+      m.transpose_panel(shape, dense + begin * d.src_stride, phys + begin * d.dst_stride, cols);
       return;
     }
     if (depth == schedule.leaf && schedule.panel) {

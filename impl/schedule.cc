@@ -6,13 +6,6 @@
 namespace tilecheck::impl::detail {
 namespace {
 
-// Square blocks of a transposing panel without a tile digit (Schedule::
-// transpose_block). Measured by CPU time on f32[4096,4096]{0,1} and
-// f32[2048,3000]{0,1} (bench/pack_memcpy_ratio): 256 beats 64, 128, 512,
-// 1024 and one call (pack 0.71 -> 0.82x memcpy on AVX-512, 0.63 -> 0.76x on
-// AVX2 for the second).
-constexpr int64_t kTransposeBlock = 256;
-
 // Recognises the panel pattern on the innermost digits (see Schedule).
 bool make_panel(const CompiledLayout& c, Schedule& s) {
   const auto& dg = s.nest.digits;
@@ -110,25 +103,19 @@ Schedule make_digit_schedule(const CompiledLayout& c, const LoopNest& nest) {
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
   if (make_panel(c, s)) return s;
-  if (s.block_leaf && s.nest.constraints.empty() && c.bits == 32) {
+  if (s.block_leaf && s.nest.constraints.empty() && c.bits == 32 && s.leaf >= 1) {
+    const Digit& above = digits[s.leaf - 1];
     const Digit& a = digits[s.leaf];
     const Digit& b = digits[s.leaf + 1];
-    const bool tile_above = s.leaf >= 1 && digits[s.leaf - 1].src_stride == a.extent;
-    // Without the tile digit, only where the panel's 16x16 blocks fill: the
-    // block leaf's 4x4 transposes serve fewer rows better.
-    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && (tile_above || b.extent >= 16)) {
+    // Only under a tile digit: without one (an untiled transposed matrix,
+    // a channel dim blocked alone) the block leaf's element transposes
+    // (kernels.h, transpose_elements) run faster on every target
+    // (f32_transpose, f32_nchw16c: docs/PERFORMANCE.md, "Machine E").
+    if (a.src_stride == 1 && b.src_stride != 1 && b.dst_stride == 1 && above.src_stride == a.extent) {
       s.transpose = true;
       s.block_leaf = false;
-      if (tile_above) {
-        const Digit& above = digits[s.leaf - 1];
-        s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
-        s.transpose_leaf_columns = a.extent;
-        s.leaf -= 1;
-      } else {  // the column digit alone: one group of all its columns
-        s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, 0};
-        s.transpose_leaf_columns = 1;
-        s.transpose_block = kTransposeBlock;
-      }
+      s.transpose_shape = {b.extent, b.src_stride * 4, a.extent, a.dst_stride * 4, above.dst_stride * 4};
+      s.leaf -= 1;
       return s;
     }
   }

@@ -40,16 +40,8 @@ struct Schedule {
   // tiles: the leaf digit is the tile digit above the block, so a call
   // covers whole dense rows (a column-major source is read 32 bytes per row
   // per tile otherwise) and writes whole physical lines.
-  // Without such a tile digit (an untiled transposed matrix, a channel
-  // dim blocked alone: T(16,1,1)), the leaf is the column digit itself and
-  // a call covers the columns of its share of it.
   bool transpose = false;
   kernels::TransposePanel transpose_shape;
-  int64_t transpose_leaf_columns = 0;  // dense columns per iteration of the leaf digit
-  // The column digit alone with more rows than this: square blocks of this
-  // many rows and columns per call (a tall panel's 16-row steps would touch
-  // a page per row and per column); 0: one call.
-  int64_t transpose_block = 0;
   // Panel leaf (kernels.h): the leaf digit is the tile digit T above the
   // digits G (row groups), C (columns) and, interleaved, R (rows of a
   // group); the kernel runs all of them in one call. Every constraint

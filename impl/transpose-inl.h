@@ -210,13 +210,14 @@ void TransposeBlocks(const TransposePanel& p, const uint8_t* in, uint8_t* out, i
   // beat 16, 32, 128 and 256 (unpack 14.4 -> 16.7 GB/s against 16 columns
   // with the same prefetch; 16 columns without prefetch 13.3).
   //
-  // Pack into physical columns a multiple of 4 KiB apart (a transposed
-  // matrix of 1024 rows, say) goes 16 columns at a time instead: all the
+  // Pack into physical columns a multiple of 4 KiB apart (tiles 1,024
+  // elements wide, say) goes 16 columns at a time instead: all the
   // columns' lines fall in one L1 set, and 64 of them at once evict each
-  // other (f32[1024,1024]{0,1} in cache: pack 8.6 -> 17-19 GB/s at 16
-  // columns, bench/pack_memcpy_ratio). And the prefetch is for memory
-  // only: in cache it costs more than it saves (f32[128,128]{0,1}: pack
-  // and unpack 41-44 -> 46-48 GB/s without it).
+  // other (measured on f32[1024,1024]{0,1} in cache, when untiled matrices
+  // took this kernel: pack 8.6 -> 17-19 GB/s at 16 columns,
+  // bench/pack_memcpy_ratio). And the prefetch is for memory only: in
+  // cache it costs more than it saves (f32[128,128]{0,1} then: pack and
+  // unpack 41-44 -> 46-48 GB/s without it).
   constexpr int64_t kChunk = 64;
   const bool aliased = p.col_stride % 4096 == 0 && (p.col_group == 1 || p.group_stride % 4096 == 0);
   const int64_t chunk = kPack && aliased ? 16 : kChunk;
@@ -403,11 +404,29 @@ HWY_INLINE void TransposeBlock128(const uint8_t* src, int64_t ss, uint8_t* dst, 
 }
 #endif
 
-template <size_t kElem>
-void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+// The blocks of a rows x cols matrix, `height` rows by `width` columns
+// each, in bands of `band` columns (a multiple of `width`, or less: one
+// block wide), rows outer within a band: f(r, c) for the block at row r,
+// column c. A step reads a few source rows across the band, front to back,
+// and writes one piece of each of the band's destination rows
+// (TransposeElementsOf).
+template <class F>
+HWY_INLINE void ForEachBlockInBands(int64_t rows, int64_t cols, int64_t height, int64_t width, int64_t band, F f) {
+  band = std::max(band, width);
+  for (int64_t b0 = 0; b0 < cols; b0 += band) {
+    const int64_t b1 = std::min(cols, b0 + band);
+    for (int64_t r = 0; r < rows; r += height) {
+      for (int64_t c = b0; c < b1; c += width) f(r, c);
+    }
+  }
+}
+
+template <size_t kElem, bool kStream = false>
+void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
+                      int64_t band) {
   // Squares of 64 bytes a side (a cache line of every row on both sides;
-  // 16 elements, two lines, for 8-byte ones), destination rows outer, so
-  // that each destination row is written front to back.
+  // 16 elements, two lines, for 8-byte ones), in bands of columns
+  // (ForEachBlockInBands).
   constexpr int64_t kSquare = kElem == 8 ? 16 : static_cast<int64_t>(64 / kElem);
 #if defined(TILECHECK_TRANSPOSE_SIMD_1_2)
   constexpr bool kSimd = true;
@@ -417,29 +436,40 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
   constexpr bool kSimd = false;
 #endif
   constexpr int64_t kM = static_cast<int64_t>(16 / kElem);
+  constexpr int64_t kRun = kSquare * static_cast<int64_t>(kElem);  // a square's destination row, in bytes
   auto scalar = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
       for (int64_t r = r0; r < r1; ++r) std::memcpy(dst + c * ds + r * kElem, src + r * ss + c * kElem, kElem);
     }
   };
-  for (int64_t c0 = 0; c0 < cols; c0 += kSquare) {
-    const int64_t c1 = std::min(cols, c0 + kSquare);
-    for (int64_t r0 = 0; r0 < rows; r0 += kSquare) {
-      const int64_t r1 = std::min(rows, r0 + kSquare);
-      int64_t rv = r0, cv = c0;  // the square's whole SIMD blocks: [r0, rv) x [c0, cv)
-      if constexpr (kSimd) {
-        rv = r0 + (r1 - r0) / kM * kM;
-        cv = c0 + (c1 - c0) / kM * kM;
-        for (int64_t c = c0; c < cv; c += kM) {
-          for (int64_t r = r0; r < rv; r += kM) {
+  // kStream: a whole square is transposed into `stage` (in L1), then
+  // streamed out one whole destination line after another (StreamRuns).
+  // The 128-bit blocks would otherwise write a slice of kM lines at a time.
+  HWY_ALIGN uint8_t stage[kStream ? kSquare * kRun : 1];
+  ForEachBlockInBands(rows, cols, kSquare, kSquare, band, [&](int64_t r0, int64_t c0) {
+    const int64_t r1 = std::min(rows, r0 + kSquare), c1 = std::min(cols, c0 + kSquare);
+    int64_t rv = r0, cv = c0;  // the square's whole SIMD blocks: [r0, rv) x [c0, cv)
+    if constexpr (kSimd) {
+      rv = r0 + (r1 - r0) / kM * kM;
+      cv = c0 + (c1 - c0) / kM * kM;
+      const bool staged = kStream && r1 - r0 == kSquare && c1 - c0 == kSquare;
+      for (int64_t c = c0; c < cv; c += kM) {
+        for (int64_t r = r0; r < rv; r += kM) {
+          if (staged) {
+            TransposeBlock128<kElem>(src + r * ss + c * kElem, ss, stage + (c - c0) * kRun + (r - r0) * kElem, kRun);
+          } else {
             TransposeBlock128<kElem>(src + r * ss + c * kElem, ss, dst + c * ds + r * kElem, ds);
           }
         }
       }
-      scalar(rv, r1, c0, cv);  // rows past the last whole block, in the blocks' columns
-      scalar(r0, r1, cv, c1);  // columns past the last whole block
+      if (staged) {
+        StreamRuns(stage, kRun, kSquare, dst + c0 * ds + r0 * static_cast<int64_t>(kElem), ds);
+        return;
+      }
     }
-  }
+    scalar(rv, r1, c0, cv);  // rows past the last whole block, in the blocks' columns
+    scalar(r0, r1, cv, c1);  // columns past the last whole block
+  });
 }
 #undef TILECHECK_TRANSPOSE_SIMD_1_2
 #undef TILECHECK_TRANSPOSE_SIMD_4_8
@@ -454,13 +484,11 @@ void TransposeSquares(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, 
 // when kStream), which the 128-bit blocks do not do; and each source line
 // is read once, whole, into the interleaved rows (`stage`, in L1).
 //
-// The same order as the transposing panel: chunks of columns down all
-// rows, the next chunk's source lines prefetched when streaming. A chunk is
-// one line of each source row (32 bf16 or 64 s8 columns): a step reads
-// each of its 16*kG rows' lines whole, once, and writes 64 bytes of each
-// of the chunk's destination rows. That width is the rule, not a measured
-// optimum: chunks of 32 to 256 columns were not told apart on a loaded
-// machine. The figures (bf16_transpose, s8_transpose): docs/PERFORMANCE.md.
+// Chunks of one line of each source row (32 bf16 or 64 s8 columns), in
+// bands of columns (ForEachBlockInBands), the next chunk's source lines
+// prefetched when streaming: a step reads each of its 16*kG rows' lines
+// whole, once, and writes 64 bytes of each of the chunk's destination
+// rows. The figures (bf16_transpose, s8_transpose): docs/PERFORMANCE.md.
 //
 // A whole chunk interleaves in full vectors (64 or 32 bytes), a partial one
 // (the region's last, 16 to kChunk - 16 columns) in 128-bit ones.
@@ -504,7 +532,8 @@ constexpr int64_t InterleavedColumn(int64_t L, int64_t V) {
 
 // rows a multiple of 16*kG, cols of 16.
 template <size_t kElem, bool kStream>
-void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
+void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
+                          int64_t band) {
   // kChunk: one line of each source row per step.
   constexpr int64_t kG = static_cast<int64_t>(4 / kElem), kChunk = static_cast<int64_t>(64 / kElem), kLine = kChunk * 4;
   HWY_ALIGN uint8_t stage[16 * kLine];
@@ -517,69 +546,67 @@ void TransposeInterleaved(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t 
     }
     return c;
   }();
-  for (int64_t cb = 0; cb < cols; cb += kChunk) {
+  ForEachBlockInBands(rows, cols, 16 * kG, kChunk, band, [&](int64_t r, int64_t cb) {
     const int64_t n = std::min(kChunk, cols - cb);
     const bool whole = n == kChunk;
     const bool prefetch = kStream && cb + 2 * kChunk <= cols;
-    for (int64_t r = 0; r < rows; r += 16 * kG) {
-      for (int64_t i = 0; i < 16; ++i) {
-        const uint8_t* from = src + (r + i * kG) * ss + cb * kElem;
-        if (prefetch) {
-          for (int64_t g = 0; g < kG; ++g) {
-            hwy::Prefetch(from + g * ss + kChunk * kElem);
-          }
-        }
-        if (whole) {
-          InterleaveRows<kElem>(full, from, ss, n * kElem, stage + i * kLine);
-        } else {
-          InterleaveRows<kElem>(d128, from, ss, n * kElem, stage + i * kLine);
+    for (int64_t i = 0; i < 16; ++i) {
+      const uint8_t* from = src + (r + i * kG) * ss + cb * kElem;
+      if (prefetch) {
+        for (int64_t g = 0; g < kG; ++g) {
+          hwy::Prefetch(from + g * ss + kChunk * kElem);
         }
       }
-      for (int64_t q = 0; q < n; q += 16) {
-        TransposeLines<4, kStream>(
-            [&](int64_t i) { return stage + i * kLine + q * 4; },
-            [&](int64_t j) { return dst + (cb + (whole ? column[q + j] : q + j)) * ds + r * kElem; });
+      if (whole) {
+        InterleaveRows<kElem>(full, from, ss, n * kElem, stage + i * kLine);
+      } else {
+        InterleaveRows<kElem>(d128, from, ss, n * kElem, stage + i * kLine);
       }
     }
-  }
+    for (int64_t q = 0; q < n; q += 16) {
+      TransposeLines<4, kStream>(
+          [&](int64_t i) { return stage + i * kLine + q * 4; },
+          [&](int64_t j) { return dst + (cb + (whole ? column[q + j] : q + j)) * ds + r * kElem; });
+    }
+  });
 }
 #endif
 
 #ifdef TILECHECK_TRANSPOSE_LINES
-// 8-byte elements 8x8 at a time (TransposeLines), every destination line
-// written whole (streamed when kStream), in TransposeInterleaved's order:
-// one line of each source row (8 columns) down all rows, the next chunk's
-// source lines prefetched when streaming. Rows and cols multiples of 8.
-template <bool kStream>
-void TransposeLines64(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
-  for (int64_t cb = 0; cb < cols; cb += 8) {
-    const bool prefetch = kStream && cb + 16 <= cols;
-    for (int64_t r = 0; r < rows; r += 8) {
-      const uint8_t* from = src + r * ss + cb * 8;
-      if (prefetch) {
-        for (int64_t i = 0; i < 8; ++i) hwy::Prefetch(from + i * ss + 64);
-      }
-      TransposeLines<8, kStream>([&](int64_t i) { return from + i * ss; },
-                               [&](int64_t j) { return dst + (cb + j) * ds + r * 8; });
+// 4- and 8-byte elements K = 64/kElem at a time, KxK (TransposeLines),
+// every destination line written whole (streamed when kStream), in bands
+// of columns (ForEachBlockInBands), the source lines past each block
+// prefetched when streaming. Rows and cols multiples of K, `band` of K.
+template <size_t kElem, bool kStream>
+void TransposeLinesOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
+                      int64_t band) {
+  constexpr int64_t K = static_cast<int64_t>(64 / kElem);
+  ForEachBlockInBands(rows, cols, K, K, band, [&](int64_t r, int64_t cb) {
+    const uint8_t* from = src + r * ss + cb * static_cast<int64_t>(kElem);
+    if (kStream && cb + 2 * K <= cols) {
+      for (int64_t i = 0; i < K; ++i) hwy::Prefetch(from + i * ss + 64);
     }
-  }
+    TransposeLines<kElem, kStream>([&](int64_t i) { return from + i * ss; },
+                                   [&](int64_t j) { return dst + (cb + j) * ds + r * static_cast<int64_t>(kElem); });
+  });
 }
 #endif
 
 #ifdef TILECHECK_TRANSPOSE_LINES
 // The whole-line kernel of an element width (TransposeInterleaved for 1
-// and 2 bytes, TransposeLines64 for 8) over rows and columns that are whole
+// and 2 bytes, TransposeLinesOf for 4 and 8) over rows and columns that are whole
 // multiples of its block: kRows and kCols.
 template <size_t kElem>
 struct WholeLines {
-  static constexpr int64_t kRows = kElem == 8 ? 8 : static_cast<int64_t>(64 / kElem);  // 8, or 16*kG
+  static constexpr int64_t kRows = static_cast<int64_t>(64 / kElem);  // K, or 16*kG
   static constexpr int64_t kCols = kElem == 8 ? 8 : 16;
   template <bool kStream>
-  static void Run(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols) {
-    if constexpr (kElem == 8) {
-      TransposeLines64<kStream>(src, ss, dst, ds, rows, cols);
+  static void Run(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
+                  int64_t band) {
+    if constexpr (kElem >= 4) {
+      TransposeLinesOf<kElem, kStream>(src, ss, dst, ds, rows, cols, band);
     } else {
-      TransposeInterleaved<kElem, kStream>(src, ss, dst, ds, rows, cols);
+      TransposeInterleaved<kElem, kStream>(src, ss, dst, ds, rows, cols, band);
     }
   }
 };
@@ -588,52 +615,70 @@ struct WholeLines {
 // One region of TransposeElementsOf.
 template <size_t kElem>
 void TransposeRegion(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
-                     bool stream) {
+                     bool stream, int64_t band) {
 #ifdef TILECHECK_TRANSPOSE_LINES
-  if constexpr (kElem != 4) {
-    using W = WholeLines<kElem>;
-    const int64_t rw = rows / W::kRows * W::kRows, cw = cols / W::kCols * W::kCols;
-    if (rw > 0 && cw > 0) {
-      // Streamed only where every destination line is whole (LinesWhole):
-      // rows [0, rw) are whole lines of each destination row.
-      if (stream && LinesWhole(dst, ds, 0)) {
-        W::template Run<true>(src, ss, dst, ds, rw, cw);
-      } else {
-        W::template Run<false>(src, ss, dst, ds, rw, cw);
-      }
-      TransposeSquares<kElem>(src + rw * ss, ss, dst + rw * kElem, ds, rows - rw, cols);
-      TransposeSquares<kElem>(src + cw * kElem, ss, dst + cw * ds, ds, rw, cols - cw);
-      return;
+  using W = WholeLines<kElem>;
+  const int64_t rw = rows / W::kRows * W::kRows, cw = cols / W::kCols * W::kCols;
+  if (rw > 0 && cw > 0) {
+    // Streamed only where every destination line is whole (LinesWhole):
+    // rows [0, rw) are whole lines of each destination row.
+    if (stream && LinesWhole(dst, ds, 0)) {
+      W::template Run<true>(src, ss, dst, ds, rw, cw, band);
+    } else {
+      W::template Run<false>(src, ss, dst, ds, rw, cw, band);
     }
+    TransposeSquares<kElem>(src + rw * ss, ss, dst + rw * kElem, ds, rows - rw, cols, band);
+    TransposeSquares<kElem>(src + cw * kElem, ss, dst + cw * ds, ds, rw, cols - cw, band);
+    return;
   }
 #endif
+#if HWY_ARCH_X86
+  // 128-bit blocks, staged and streamed where the destination's lines are
+  // whole (the whole squares' lines, then; TransposeSquares).
+  if (stream && LinesWhole(dst, ds, 0)) return TransposeSquares<kElem, true>(src, ss, dst, ds, rows, cols, band);
+#endif
   (void)stream;
-  TransposeSquares<kElem>(src, ss, dst, ds, rows, cols);
+  TransposeSquares<kElem>(src, ss, dst, ds, rows, cols, band);
 }
 
-// Regions of kTransposeRegionBytes a side (kernels.h, transpose_elements),
-// each moved whole before the next: a large transpose's strided side then
-// touches as many pages as a region has rows, again and again while the
-// region lasts, where a walk of all rows touches a new page per row and
-// per step (a TLB miss each, with 4 KiB pages). Measured by CPU time on
-// bf16[4096,4096]{0,1} and s8[4096,8192]{0,1} (bench/pack_memcpy_ratio,
-// AVX-512, machine E of docs/BENCHMARKING.md): 512 bytes beat 256, 1,024,
-// 2,048 and the whole matrix (bf16 pack 0.65 -> 0.88x memcpy, unpack 0.53
-// -> 0.73x; s8 0.58 -> 0.78x and 0.55 -> 0.69x); regions of 512 by 1,024
-// or 2,048 bytes were no better.
-constexpr int64_t kTransposeRegionBytes = 512;
+// Regions (kernels.h, transpose_elements), each moved whole before the
+// next: a large transpose's strided side then touches as many pages as a
+// region has rows, again and again while the region lasts, where a walk of
+// all rows touches a new page per row and per step (a TLB miss each, with
+// 4 KiB pages). Inside a region, bands of columns, each walked rows outer
+// (ForEachBlockInBands). Sizes in bytes a side, for a destination through
+// the caches and for a streamed one, measured by CPU time
+// (bench/pack_memcpy_ratio, AVX-512, AVX2 and SSE4, machine E of
+// docs/BENCHMARKING.md):
+// - Streamed: regions of 4 KiB, one band each (rows outer across the
+//   region: each step reads a few source rows front to back over 4 KiB and
+//   writes one line of each of the region's destination rows), beat
+//   regions of 512 bytes to 16 KiB and bands of 64 and 512 bytes. Against
+//   the cached sizes below, pack / unpack x memcpy on AVX-512:
+//   f32[4096,4096]{0,1} 0.70 / 0.70 -> 1.12 / 1.08, f64[4096,2048]{0,1}
+//   0.82 / 0.80 -> 1.15 / 1.12, bf16[4096,4096]{0,1} 0.86 / 0.70 -> 0.98 /
+//   0.84; on SSE4, f32 0.56 / 0.57 -> 0.95 / 0.92.
+// - Through the caches: those regions of 512 bytes (1 KiB for 8-byte
+//   elements; 1 KiB beat 512 bytes and 2 KiB for f64[4096,2048]{0,1}) in
+//   bands one line wide, each walked down all its rows. No other size (1
+//   KiB in bands of 512 bytes, 512 bytes and 1 KiB in one band) beat them
+//   on every width and target in cache (f32[256,256]{0,1}, bf16[256,256],
+//   bf16[1024,1024], s8[1024,2048], f64[512,512]).
+struct TransposeRegions {
+  int64_t side, band;  // bytes
+};
 
 template <size_t kElem>
 void TransposeElementsOf(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds, int64_t rows, int64_t cols,
                          bool stream) {
-  // 8-byte elements: 128 a side (1 KiB). On f64[4096,2048]{0,1}, AVX2,
-  // pack: 64 ran at 0.72x memcpy, 128 and 256 at 0.82x.
-  constexpr int64_t kSide = kElem == 8 ? 128 : kTransposeRegionBytes / static_cast<int64_t>(kElem);
-  for (int64_t c0 = 0; c0 < cols; c0 += kSide) {
-    for (int64_t r0 = 0; r0 < rows; r0 += kSide) {
+  constexpr TransposeRegions kCached{kElem == 8 ? 1024 : 512, 64}, kStreamed{4096, 4096};
+  const TransposeRegions& regions = stream ? kStreamed : kCached;
+  const int64_t side = regions.side / static_cast<int64_t>(kElem), band = regions.band / static_cast<int64_t>(kElem);
+  for (int64_t c0 = 0; c0 < cols; c0 += side) {
+    for (int64_t r0 = 0; r0 < rows; r0 += side) {
       TransposeRegion<kElem>(src + r0 * ss + c0 * static_cast<int64_t>(kElem), ss,
-                             dst + c0 * ds + r0 * static_cast<int64_t>(kElem), ds, std::min(kSide, rows - r0),
-                             std::min(kSide, cols - c0), stream);
+                             dst + c0 * ds + r0 * static_cast<int64_t>(kElem), ds, std::min(side, rows - r0),
+                             std::min(side, cols - c0), stream, band);
     }
   }
 }

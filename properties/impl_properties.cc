@@ -300,18 +300,40 @@ void RelayoutMatchesSpec() {
 }
 
 // 4 (transposes at size). An untiled matrix stored transposed ({0,1}) of
-// 1-, 2-, 4- or 8-byte elements, each dim 1 to 1,100, on one SIMD target,
-// streamed or cached: past the regions of 512 bytes a side (128 elements
-// of 8 bytes) that the element transposes move one at a time and the
-// transposing panel's blocks of 256 rows and columns, each with ragged
-// edges, which the layouts of the other properties stay inside.
+// 1-, 2-, 4- or 8-byte elements, on one SIMD target, streamed or cached:
+// past the regions and bands in which the element transposes move a large
+// matrix (512 bytes or 1 KiB a side through the caches, 4 KiB streamed),
+// with ragged edges, which the layouts of the other properties stay
+// inside. Each dim 1 to 1,100; one case in four, one dim (either) past a
+// streamed region, 4 KiB to 4 KiB + 200 elements, and the other 1 to 300;
+// three in four rounded up to whole lines.
 void TransposesAtSizeMatchSpec() {
   static constexpr std::array<const char*, 4> kTypes = {"s8", "bf16", "f32", "f64"};
-  const std::string type = *rc::gen::elementOf(kTypes);
-  // At full size from the first case (RapidCheck scales inRange by the
-  // case's size), shrinking towards 1.
-  const auto dim = rc::gen::resize(100, rc::gen::inRange<int64_t>(1, 1101));
-  const int64_t rows = *dim, cols = *dim;
+  static constexpr std::array<int64_t, 4> kBytes = {1, 2, 4, 8};
+  // Every draw at full size from the first case (RapidCheck scales inRange
+  // by the case's size), shrinking towards lo.
+  const auto draw = [](int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); };
+  const size_t t = static_cast<size_t>(draw(0, kTypes.size() - 1));
+  const std::string type = kTypes[t];
+  const auto dim = draw;
+  int64_t rows = 0, cols = 0;
+  const int64_t form = draw(0, 7);  // 0, 1: one dim past a streamed region
+  if (form < 2) {
+    const int64_t side = 4096 / kBytes[t];
+    rows = form == 0 ? side + dim(1, 200) : dim(1, 300);
+    cols = form == 1 ? side + dim(1, 200) : dim(1, 300);
+  } else {
+    rows = dim(1, 1100);
+    cols = dim(1, 1100);
+  }
+  // Three cases in four, both dims whole lines (a multiple of 64 bytes), so
+  // that both sides' rows start on a line and the transposes stream where
+  // asked to (LinesWhole).
+  if (draw(0, 3) != 0) {
+    const int64_t line = 64 / kBytes[t];
+    rows = (rows + line - 1) / line * line;
+    cols = (cols + line - 1) / line * line;
+  }
   LayoutAndData v;
   v.shape = parse_shape(type + "[" + std::to_string(rows) + "," + std::to_string(cols) + "]{0,1}");
   RC_LOG() << print_shape(v.shape) << "\n";
@@ -319,7 +341,8 @@ void TransposesAtSizeMatchSpec() {
   v.dense = random_bytes(spec::dense_byte_size(v.shape));
   const ScopedTarget on(one_simd_target());
   impl::ExecOptions options{.threads = 1};
-  if (*rc::gen::arbitrary<bool>()) options.stream_bytes = 0;
+  if (draw(0, 3) != 0) options.stream_bytes = 0;  // streamed three cases in four
+  RC_TAG(options.stream_bytes == 0 ? "streamed" : "cached");
   agree_with_spec(impl::PackPlan(v.shape), v, options);
 }
 
@@ -887,8 +910,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "4, 5. pack, unpack and relayout past 2^16 and 2^20 elements on 1 to 8 threads == spec; no byte shared by two threads",
        &PackAtSizeMatchesSpec, 20},
       {"ImplProperties", "TransposesAtSizeMatchSpec", "p4_transpose_at_size",
-       "4. the same for transposed matrices of 1-, 2-, 4- and 8-byte elements up to 1,100 a side (past the transposes' blocks) on one SIMD target",
-       &TransposesAtSizeMatchSpec, 100},
+       "4. the same for transposed matrices of 1-, 2-, 4- and 8-byte elements up to 1,100 a side, or past 4 KiB one way (past the transposes' blocks, regions and bands), on one SIMD target",
+       &TransposesAtSizeMatchSpec, 200},
       {"ImplProperties", "RelayoutMatchesSpec", "p5_relayout",
        "5. relayout(A->B) == pack_B(unpack_A(.)); relayout(A->A) is the identity on packed data", &RelayoutMatchesSpec},
       {"ImplProperties", "StridedViewsMatchSpec", "p11_strided",
