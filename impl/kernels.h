@@ -110,9 +110,9 @@ namespace tilecheck::impl::kernels {
 // and inside a region in bands of columns (a line wide through the caches,
 // the whole region when streamed), each walked source rows outer; the
 // blocks are squares of 64 bytes a side (16 elements for 8-byte ones),
-// each in 128-bit SIMD blocks of (16/elem_bytes)^2
-// elements (interleave stages), scalar at the edges and on targets whose
-// vectors are sizeless (SVE, RVV: blocked scalar). On AVX-512 and AVX2,
+// each in 128-bit SIMD blocks of (16/elem_bytes)^2 elements (interleave
+// stages), scalar at the edges and on targets whose vectors are sizeless
+// (SVE, RVV: blocked scalar). On AVX-512 and AVX2,
 // 4-byte elements go 16 rows at a time through 16x16 32-bit transposes,
 // 8-byte ones 8 rows at a time through 8x8 64-bit transposes, and 1- and
 // 2-byte ones 16*4/elem_bytes rows at a time through the 32-bit 16x16

@@ -315,16 +315,15 @@ void TransposesAtSizeMatchSpec() {
   const auto draw = [](int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); };
   const size_t t = static_cast<size_t>(draw(0, kTypes.size() - 1));
   const std::string type = kTypes[t];
-  const auto dim = draw;
   int64_t rows = 0, cols = 0;
   const int64_t form = draw(0, 7);  // 0, 1: one dim past a streamed region
   if (form < 2) {
     const int64_t side = 4096 / kBytes[t];
-    rows = form == 0 ? side + dim(1, 200) : dim(1, 300);
-    cols = form == 1 ? side + dim(1, 200) : dim(1, 300);
+    rows = form == 0 ? side + draw(1, 200) : draw(1, 300);
+    cols = form == 1 ? side + draw(1, 200) : draw(1, 300);
   } else {
-    rows = dim(1, 1100);
-    cols = dim(1, 1100);
+    rows = draw(1, 1100);
+    cols = draw(1, 1100);
   }
   // Three cases in four, both dims whole lines (a multiple of 64 bytes), so
   // that both sides' rows start on a line and the transposes stream where
