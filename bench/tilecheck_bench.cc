@@ -56,8 +56,8 @@
 // of that kind would.
 //
 // Relayout (bench/cases.h, relayout_cases), 1 thread, over the dense bytes:
-//   relayout/<name>        RelayoutPlan (labelled: one pass, by bands, or
-//                          through a dense copy of the whole array)
+//   relayout/<name>        RelayoutPlan (labelled: one pass, by bands, by
+//                          blocks, or through a dense copy of the whole array)
 //   relayout_whole/<name>  unpack into a dense array allocated once, then pack
 //   memcpy/<name>          memcpy of the dense bytes
 // Strided arrays and slices, on the f32 and bf16 cases (4096 x 4096):
@@ -334,7 +334,11 @@ void bench_relayout(benchmark::State& state, const tilecheck::bench::RelayoutCas
   const int64_t dense_bytes = source.index().dense_byte_size();
   Buffer src(source.index().byte_size()), dst(target.index().byte_size()), dense(whole ? dense_bytes : 0);
   source.pack(random_bytes(dense_bytes), src, {1});
-  state.SetLabel(whole ? "unpack, then pack" : plan.by_tiles() ? "one pass" : plan.banded() ? "by bands" : "whole array");
+  state.SetLabel(whole             ? "unpack, then pack"
+                 : plan.by_tiles()  ? "one pass"
+                 : plan.banded()    ? "by bands"
+                 : plan.by_blocks() ? "by blocks"
+                                    : "whole array");
   const WallRate rate;
   for (auto _ : state) {
     if (whole) {

@@ -351,13 +351,13 @@ void relayout_file(const ShapeWithLayout& from, const ShapeWithLayout& to, const
                 std::to_string(to.dense_element_bytes()) + " bytes)");
   }
   // Equal widths where impl::RelayoutPlan needs no dense copy of the whole
-  // array (one pass, or band by band): it holds only source and
-  // destination. Otherwise two pack plans
+  // array (one pass, band by band, or block by block): it holds only source
+  // and destination. Otherwise two pack plans
   // with the source freed between them hold two of source, dense array and
   // destination, and take pred in bytes to pred E(1).
   if (from.element_bits() == to.element_bits()) {
     const impl::RelayoutPlan plan(from, to);
-    if (plan.by_tiles() || plan.banded()) {
+    if (plan.by_tiles() || plan.banded() || plan.by_blocks()) {
       const impl::IndexPlan source(from), target(to);
       const std::vector<uint8_t> physical = read_array(in, Content::kPhysical, source);
       std::vector<uint8_t> result = allocate(Content::kPhysical, target);

@@ -275,14 +275,16 @@ TEST(Relayout, MatchesUnpackThenPack) {
 // aligned destinations only); too large for the spec's element loop, so
 // every element is checked through IndexPlan (itself checked against the
 // spec above) and a sample directly against spec::linear_index.
+// A 64-byte aligned buffer, as a tensor runtime allocates.
+struct Aligned {
+  uint8_t* p;
+  size_t n;
+  explicit Aligned(size_t size) : p(static_cast<uint8_t*>(::operator new(size, std::align_val_t(64)))), n(size) {}
+  ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
+  std::span<uint8_t> span() { return {p, n}; }
+};
+
 TEST(LargeArrays, StreamedPackAndUnpack) {
-  struct Aligned {
-    uint8_t* p;
-    size_t n;
-    explicit Aligned(size_t size) : p(static_cast<uint8_t*>(::operator new(size, std::align_val_t(64)))), n(size) {}
-    ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
-    std::span<uint8_t> span() { return {p, n}; }
-  };
   // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
   // and 1-, 2-, 4- and 8-byte transposes (streamed 16x16 and 8x8 transposes), ragged rows (staged ragged chunks) and a
   // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
@@ -330,6 +332,37 @@ TEST(LargeArrays, StreamedPackAndUnpack) {
       Aligned back(p.index().dense_byte_size());
       p.unpack(physical.span(), back.span(), {threads});
       EXPECT_EQ(std::memcmp(back.p, dense.data(), back.n), 0) << text << " threads " << threads;
+    }
+  }
+}
+
+// Relayouts block by block past 2^20 elements, of 8 MiB and more (the
+// destination's runs streamed), on one and two threads: the same bytes as
+// unpacking the source and packing the destination (plans checked against
+// the spec above and in the properties).
+TEST(LargeArrays, RelayoutByBlocks) {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"f32[2048,1024]{1,0:T(8,128)}", "f32[2048,1024]{0,1:T(8,128)}"},
+      {"bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[2048,2048]{0,1:T(8,128)(2,1)}"},
+      {"s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[4096,4096]{0,1:T(8,128)E(4)}"},
+      {"s8[4096,2048]{0,1}", "s8[4096,2048]{1,0:T(8,128)(4,1)}"},
+  };
+  for (const auto& [a, b] : pairs) {
+    const ShapeWithLayout from = parse_shape(a), to = parse_shape(b);
+    const RelayoutPlan relayout(from, to);
+    EXPECT_TRUE(relayout.by_blocks()) << a;
+    const PackPlan source(from), target(to);
+    ASSERT_GE(target.index().byte_size(), int64_t{8} << 20);
+    std::vector<uint8_t> src(source.index().byte_size());
+    source.pack(random_bytes(source.index().dense_byte_size(), 7), src);
+    std::vector<uint8_t> dense(source.index().dense_byte_size()), want(target.index().byte_size());
+    source.unpack(src, dense);
+    target.pack(dense, want);
+    for (int threads : {1, 2}) {
+      Aligned got(want.size());
+      std::memset(got.p, 0xEE, got.n);
+      relayout.run(src, got.span(), {threads});
+      EXPECT_EQ(std::memcmp(got.p, want.data(), got.n), 0) << a << " -> " << b << ", threads " << threads;
     }
   }
 }
@@ -488,8 +521,9 @@ TEST(Errors, StridesAndSlices) {
 }
 
 // The TPU pairs a runtime relayouts go over the tiles or band by band; a
-// change of the major dim goes through the whole array (all checked against
-// the spec in Relayout.MatchesUnpackThenPack and the properties).
+// change of the major dim goes block by block where both layouts are whole
+// tiles, else through the whole array (all checked against the spec in
+// Relayout.MatchesUnpackThenPack and the properties).
 TEST(Relayout, TpuPairsMoveEachElementOnce) {
   const auto by_tiles = [](const char* a, const char* b) {
     return RelayoutPlan(parse_shape(a), parse_shape(b)).by_tiles();
@@ -505,8 +539,17 @@ TEST(Relayout, TpuPairsMoveEachElementOnce) {
   EXPECT_TRUE(banded("bf16[1024,1024]{1,0:T(8,128)(2,1)}", "bf16[1024,1024]{1,0:T(16,128)(2,1)}"));
   EXPECT_TRUE(by_tiles("f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{1,0}"));  // an unpack
   EXPECT_TRUE(banded("f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{1,0:T(4,128)}"));
-  const RelayoutPlan transposing(parse_shape("f32[1024,1024]{1,0:T(8,128)}"), parse_shape("f32[1024,1024]{0,1:T(8,128)}"));
-  EXPECT_FALSE(transposing.by_tiles() || transposing.banded());
+  const auto by_blocks = [](const char* a, const char* b) {
+    const RelayoutPlan plan(parse_shape(a), parse_shape(b));
+    return plan.by_blocks() && !plan.by_tiles() && !plan.banded();
+  };
+  EXPECT_TRUE(by_blocks("f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"));
+  EXPECT_TRUE(by_blocks("bf16[256,1024]{1,0:T(8,128)(2,1)}", "bf16[256,1024]{0,1:T(8,128)(2,1)}"));
+  EXPECT_TRUE(by_blocks("s4[1024,1024]{1,0:T(8,128)(8,1)E(4)}", "s4[1024,1024]{0,1:T(8,128)E(4)}"));
+  EXPECT_TRUE(by_blocks("f32[1024,1024]{0,1}", "f32[1024,1024]{1,0:T(8,128)}"));  // untiled: tiles of one element
+  // Padding (a ragged tile) on either side: through the whole array.
+  const RelayoutPlan ragged(parse_shape("f32[1000,1000]{1,0:T(8,128)}"), parse_shape("f32[1000,1000]{0,1:T(8,128)}"));
+  EXPECT_FALSE(ragged.by_tiles() || ragged.banded() || ragged.by_blocks());
 }
 
 TEST(Errors, CheckedIndexAndBatchShapes) {

@@ -12,6 +12,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 
 #include "hwy/highway.h"
 #include "impl/kernels.h"
@@ -66,6 +67,23 @@ HWY_INLINE void StreamRuns(const uint8_t* stage, int64_t run, int64_t rows, uint
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t b = 0; b < run; b += N) hn::Stream(hn::Load(d, stage + r * run + b), d, to + r * stride + b);
+  }
+}
+
+// kernels.h, copy_runs.
+void CopyRuns(const uint8_t* from, int64_t from_stride, uint8_t* to, int64_t to_stride, int64_t count,
+              int64_t bytes, bool stream) {
+  if (!stream || !LinesWhole(to, to_stride, bytes)) {
+    for (int64_t r = 0; r < count; ++r) std::memcpy(to + r * to_stride, from + r * from_stride, bytes);
+    return;
+  }
+  // At most a line a vector: a whole line is whole vectors, each aligned.
+  const hn::CappedTag<uint8_t, kLineBytes> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t r = 0; r < count; ++r) {
+    for (int64_t b = 0; b < bytes; b += N) {
+      hn::Stream(hn::LoadU(d, from + r * from_stride + b), d, to + r * to_stride + b);
+    }
   }
 }
 

@@ -46,6 +46,11 @@ void pack_panel(const Panel& panel, const uint8_t* dense, uint8_t* phys, int64_t
 void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64_t cols, bool stream) {
   HWY_DYNAMIC_DISPATCH(UnpackPanel)(panel, phys, dense, cols, stream);
 }
+HWY_EXPORT(CopyRuns);
+void copy_runs(const uint8_t* from, int64_t from_stride, uint8_t* to, int64_t to_stride, int64_t count,
+               int64_t bytes, bool stream) {
+  HWY_DYNAMIC_DISPATCH(CopyRuns)(from, from_stride, to, to_stride, count, bytes, stream);
+}
 void flush_streams() { hwy::FlushStream(); }
 
 void transpose_elements(int64_t elem_bytes, const uint8_t* src, int64_t src_stride, uint8_t* dst,

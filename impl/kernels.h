@@ -190,6 +190,13 @@ void unpack_panel(const Panel& panel, const uint8_t* phys, uint8_t* dense, int64
 
 namespace tilecheck::impl::kernels {
 
+// `count` runs of `bytes` bytes: run r from `from + r*from_stride` to
+// `to + r*to_stride` (strides in bytes). `stream`: non-temporal stores where
+// the runs are whole lines (`to`, `to_stride` and `bytes` whole lines,
+// kernels.h rows_streamable at the line); else memcpy. The caller flushes.
+void copy_runs(const uint8_t* from, int64_t from_stride, uint8_t* to, int64_t to_stride, int64_t count,
+               int64_t bytes, bool stream);
+
 // Orders earlier non-temporal stores (sfence on x86).
 void flush_streams();
 

@@ -19,12 +19,26 @@
 // in the cache, pack it into the destination; the band's offsets are the
 // same on every band but the last.
 //
-// 3. Otherwise unpack the whole source into a dense copy and pack that.
+// 3. By blocks of whole tiles, when neither of the above applies (a change
+// of the physical-major dim: row-major tiles to column-major tiles). A
+// block is a box of the logical array made of whole tiles of both layouts
+// (per dim a multiple of both tile extents), grown to about a quarter of
+// the band size. Each layout stores a block's tiles as runs of whole tiles;
+// gathered in order, the source's runs are the source layout's buffer of
+// the block's shape alone, which unpacks into a dense block; that packs
+// into the destination layout's buffer of the block, whose runs scatter to
+// the destination. The three block buffers stay in the cache: each element
+// crosses memory once, read from the source and written to the
+// destination. Both layouts must have no padding at all (every tile
+// extent divides its dim, every sub-tile its tile) and whole-byte tiles.
+//
+// 4. Otherwise unpack the whole source into a dense copy and pack that.
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <span>
@@ -36,6 +50,7 @@
 #include <vector>
 
 #include "impl/compiled_layout.h"
+#include "impl/kernels.h"
 #include "impl/schedule.h"
 #include <tilecheck/impl/plan.h>
 
@@ -183,15 +198,237 @@ Interiors make_interiors(const ShapeWithLayout& from, const ShapeWithLayout& to)
   return r;
 }
 
+// Way 3: a layout's first-level tiles as its buffer stores them, in
+// physical order (major first): position j holds logical dim dim[j], split
+// into grid[j] tiles of tile[j] (1 above the tiled dims; an untiled
+// layout's tile is one element), tile after tile of tile_bytes each.
+struct TileGrid {
+  std::vector<int64_t> dim, tile, grid;
+  int64_t tile_bytes = 0;
+
+  // A block's runs (per logical dim the block's extent, whole tiles): the
+  // innermost positions the block spans whole lie in one run with the
+  // position above them, which the block does not span whole (or position
+  // 0), and which ends the run.
+  struct Run {
+    int64_t bytes = 0;
+    size_t position = 0;
+  };
+  Run run(const std::vector<int64_t>& block) const {
+    Run r{tile_bytes, dim.size() - 1};
+    for (;; --r.position) {
+      const int64_t n = block[dim[r.position]] / tile[r.position];
+      r.bytes *= n;
+      if (n < grid[r.position] || r.position == 0) return r;
+    }
+  }
+};
+
+// The grid of a layout, or nothing when its buffer is not whole tiles alone:
+// padding anywhere (a ragged tile, a sub-tile that does not divide its
+// tile, L(n)), a scalar, a first tile of more dims than the array, a
+// sub-tile of more dims than the first tile (it spans tiles), a '*' entry,
+// or a tile of a fraction of a byte.
+std::optional<TileGrid> tile_grid(const IndexPlan& plan) {
+  const ShapeWithLayout& s = plan.shape();
+  const Layout& l = s.layout;
+  const size_t rank = s.dims.size();
+  if (plan.padded_element_count() != plan.element_count()) return std::nullopt;
+  const std::vector<int64_t> none;
+  const std::vector<int64_t>& first = l.tiles.empty() ? none : l.tiles[0].dims;
+  const size_t k = first.size();
+  if (rank == 0 || k > rank) return std::nullopt;
+  for (const Tile& t : l.tiles) {
+    if (t.dims.size() > k) return std::nullopt;
+  }
+  TileGrid g;
+  int64_t tile_elements = 1;
+  for (size_t j = 0; j < rank; ++j) {
+    const int64_t d = l.minor_to_major[rank - 1 - j];
+    const int64_t t = j < rank - k ? 1 : first[j - (rank - k)];
+    if (t <= 0) return std::nullopt;
+    g.dim.push_back(d);
+    g.tile.push_back(t);
+    g.grid.push_back(s.dims[d] / t);  // exact: no padding
+    tile_elements *= t;               // at most the element count
+  }
+  if (tile_elements * s.element_bits() % 8 != 0) return std::nullopt;
+  g.tile_bytes = tile_elements * s.element_bits() / 8;
+  return g;
+}
+
+// One layout's side of a block: its buffer of the block's shape alone
+// (plan), and how the block's tiles lie in the whole buffer: runs of
+// run_bytes, one per combination of the outer positions (extent[j], whole
+// stride[j] and block stride[j] bytes apart), the block at origin bytes
+// sum over j of (origin_j / tile[j]) * origin_stride[j].
+struct BlockSide {
+  std::optional<PackPlan> plan;
+  std::vector<int64_t> extent, whole_stride, block_stride;
+  int64_t run_bytes = 0;
+  std::vector<int64_t> origin_dim, origin_div, origin_stride;  // per position: logical dim, tile, whole stride
+
+  BlockSide(const ShapeWithLayout& s, const TileGrid& g, const std::vector<int64_t>& block) {
+    // L(n) pads the whole array (here by nothing), not a block.
+    ShapeWithLayout b = s;
+    b.dims = block;
+    b.dynamic_dims.clear();
+    b.layout.tail_padding_alignment.reset();
+    plan.emplace(b);
+    const size_t rank = g.dim.size();
+    std::vector<int64_t> n(rank), whole(rank), local(rank);
+    int64_t w = g.tile_bytes, l = g.tile_bytes;
+    for (size_t j = rank; j-- > 0;) {
+      n[j] = block[g.dim[j]] / g.tile[j];
+      whole[j] = w;
+      local[j] = l;
+      w *= g.grid[j];
+      l *= n[j];
+    }
+    const TileGrid::Run run = g.run(block);
+    run_bytes = run.bytes;
+    for (size_t j = 0; j < run.position; ++j) {
+      if (n[j] == 1) continue;
+      extent.push_back(n[j]);
+      whole_stride.push_back(whole[j]);
+      block_stride.push_back(local[j]);
+    }
+    for (size_t j = 0; j < rank; ++j) {
+      origin_dim.push_back(g.dim[j]);
+      origin_div.push_back(g.tile[j]);
+      origin_stride.push_back(whole[j]);
+    }
+  }
+
+  // True when the block's buffer is its dense array, byte for byte: whole-
+  // byte elements whose tiles stack into whole rows, so that the loop nest
+  // lowers to one digit (without padding, one digit of every element steps
+  // by one on both sides). That side needs no unpack (or pack).
+  bool dense() const {
+    const detail::CompiledLayout& c = detail::compiled(plan->index());
+    return c.bits == 8 * c.dense_element_bytes && c.nest.lowered && c.nest.digits.size() == 1;
+  }
+
+  int64_t origin(std::span<const int64_t> at) const {
+    int64_t o = 0;
+    for (size_t j = 0; j < origin_dim.size(); ++j) o += at[origin_dim[j]] / origin_div[j] * origin_stride[j];
+    return o;
+  }
+
+  // Calls visit(whole, block, count) for the block's runs, `count` of them
+  // from `whole` and `block` bytes into the two buffers, the innermost
+  // position's strides apart. `at`: scratch.
+  template <class Visit>
+  void runs(std::vector<int64_t>& at, const Visit& visit) const {
+    if (extent.empty()) return visit(0, 0, 1);
+    const size_t inner = extent.size() - 1;
+    at.assign(inner, 0);
+    for (int64_t w = 0, b = 0;;) {
+      visit(w, b, extent[inner]);
+      size_t j = inner;
+      while (j-- > 0) {
+        w += whole_stride[j];
+        b += block_stride[j];
+        if (++at[j] < extent[j]) break;
+        w -= extent[j] * whole_stride[j];
+        b -= extent[j] * block_stride[j];
+        at[j] = 0;
+      }
+      if (j == SIZE_MAX) return;
+    }
+  }
+  int64_t inner_stride(const std::vector<int64_t>& stride) const { return extent.empty() ? 0 : stride.back(); }
+
+  // Copies the block's runs from the whole buffer (at the block's origin)
+  // into the block's.
+  void gather(const uint8_t* whole, uint8_t* block, std::vector<int64_t>& at) const {
+    runs(at, [&](int64_t w, int64_t b, int64_t count) {
+      kernels::copy_runs(whole + w, inner_stride(whole_stride), block + b, inner_stride(block_stride), count,
+                         run_bytes, false);
+    });
+  }
+  // And back, with streaming stores where asked (kernels.h, copy_runs).
+  void scatter(const uint8_t* block, uint8_t* whole, bool stream, std::vector<int64_t>& at) const {
+    runs(at, [&](int64_t w, int64_t b, int64_t count) {
+      kernels::copy_runs(block + b, inner_stride(block_stride), whole + w, inner_stride(whole_stride), count,
+                         run_bytes, stream);
+    });
+  }
+};
+
+struct Blocks {
+  std::vector<int64_t> block, count;  // per logical dim: the block's extent, blocks along it
+  std::vector<int64_t> order;         // logical dims, the destination's major first: blocks visited in its order
+  int64_t total = 0;
+  std::optional<BlockSide> from, to;
+};
+
+// A factor of `n` above 1 (its smallest below 64), or n itself.
+int64_t some_factor(int64_t n) {
+  for (int64_t f = 2; f < 64; ++f) {
+    if (n % f == 0) return f;
+  }
+  return n;
+}
+
+std::optional<Blocks> make_blocks(const IndexPlan& source, const IndexPlan& target, int64_t band_bytes) {
+  const ShapeWithLayout& from = source.shape();
+  const ShapeWithLayout& to = target.shape();
+  const std::optional<TileGrid> a = tile_grid(source), b = tile_grid(target);
+  if (!a || !b) return std::nullopt;
+  const size_t rank = from.dims.size();
+  Blocks r;
+  r.block.assign(rank, 1);
+  for (size_t j = 0; j < rank; ++j) {
+    r.block[a->dim[j]] = std::lcm(r.block[a->dim[j]], a->tile[j]);
+    r.block[b->dim[j]] = std::lcm(r.block[b->dim[j]], b->tile[j]);
+  }
+  int64_t bytes = from.dense_element_bytes();
+  for (const int64_t e : r.block) bytes = detail::checked_mul(bytes, e, "relayout");
+  // Grown towards a quarter of the band (three block buffers share the
+  // cache), each step lengthening the shorter of the two sides' runs where
+  // it can (the longer's where not): a run is a read (or write) of
+  // contiguous memory, and short ones leave the memory idle between them.
+  const int64_t goal = std::max<int64_t>(band_bytes / 4, 1);
+  for (bool grown = true; grown;) {
+    grown = false;
+    const TileGrid::Run ra = a->run(r.block), rb = b->run(r.block);
+    const bool a_first = ra.bytes <= rb.bytes;
+    for (const TileGrid* g : {a_first ? &*a : &*b, a_first ? &*b : &*a}) {
+      const int64_t d = g->dim[(g == &*a ? ra : rb).position];
+      const int64_t left = from.dims[d] / r.block[d];
+      if (left <= 1) continue;  // the whole array
+      const int64_t f = some_factor(left);
+      if (bytes > goal / f) continue;
+      r.block[d] *= f;
+      bytes *= f;
+      grown = true;
+      break;
+    }
+  }
+  r.total = 1;
+  for (size_t l = 0; l < rank; ++l) {
+    r.count.push_back(from.dims[l] / r.block[l]);
+    r.total *= r.count.back();
+  }
+  if (r.total < 2) return std::nullopt;  // one block: the whole array
+  r.order = b->dim;
+  r.from.emplace(from, *a, r.block);
+  r.to.emplace(to, *b, r.block);
+  return r;
+}
+
 }  // namespace
 
 struct RelayoutPlan::State {
   PackPlan from, to;
   Interiors interiors;
   std::optional<Bands> bands;
+  std::optional<Blocks> blocks;
   State(const ShapeWithLayout& f, const ShapeWithLayout& t, int64_t band_bytes)
       : from(f), to(t), interiors(make_interiors(f, t)) {
     if (!interiors.plan) bands = make_bands(f, t, band_bytes);
+    if (!interiors.plan && !bands) blocks = make_blocks(from.index(), to.index(), band_bytes);
   }
 };
 
@@ -214,6 +451,70 @@ RelayoutPlan& RelayoutPlan::operator=(RelayoutPlan&&) noexcept = default;
 
 bool RelayoutPlan::banded() const { return state_->bands.has_value(); }
 bool RelayoutPlan::by_tiles() const { return state_->interiors.plan.has_value(); }
+bool RelayoutPlan::by_blocks() const { return state_->blocks.has_value(); }
+
+namespace {
+// Runs share(t) for t < threads, share(0) on the caller's thread; a
+// worker's exception is rethrown here, after every thread has joined.
+template <class Share>
+void in_threads(int threads, const Share& share) {
+  std::vector<std::exception_ptr> failed(threads);
+  std::vector<std::thread> pool;
+  auto guarded = [&](int t) {
+    try {
+      share(t);
+    } catch (...) {
+      failed[t] = std::current_exception();
+    }
+  };
+  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  guarded(0);
+  for (auto& th : pool) th.join();
+  for (const std::exception_ptr& e : failed) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+void run_blocks(const Blocks& b, std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options) {
+  const size_t rank = b.block.size();
+  // The block buffers stay in the cache: never streamed.
+  const ExecOptions cached{.threads = 1, .stream_bytes = INT64_MAX};
+  const int threads =
+      detail::threads_for(options, std::max<int64_t>(static_cast<int64_t>(src.size()), dst.size()), b.total);
+  // The destination streamed when large, as a pack streams it.
+  const bool stream = static_cast<int64_t>(dst.size()) >= options.stream_bytes;
+  auto share = [&](int t) {
+    // A side whose block buffer is the dense block needs no unpack (or
+    // pack): the other side's plan reads (or writes) that buffer.
+    const bool from_dense = b.from->dense(), to_dense = b.to->dense();
+    std::vector<uint8_t> from(b.from->plan->index().byte_size()),
+        dense(from_dense || to_dense ? 0 : b.from->plan->index().dense_byte_size()),
+        to(from_dense && to_dense ? 0 : b.to->plan->index().byte_size());
+    const std::span<uint8_t> block_dense = from_dense ? std::span(from) : to_dense ? std::span(to) : std::span(dense);
+    const std::span<uint8_t> to_block = to_dense ? block_dense : std::span(to);
+    std::vector<int64_t> at(rank), scratch;
+    // The origin of block i, in elements per logical dim.
+    auto origin = [&](int64_t i) {
+      for (size_t j = rank; j-- > 0;) {
+        const int64_t d = b.order[j];
+        at[d] = i % b.count[d] * b.block[d];
+        i /= b.count[d];
+      }
+      return std::span<const int64_t>(at);
+    };
+    const int64_t begin = b.total * t / threads, end = b.total * (t + 1) / threads;
+    for (int64_t i = begin; i < end; ++i) {
+      b.from->gather(src.data() + b.from->origin(origin(i)), from.data(), scratch);
+      if (!from_dense) b.from->plan->unpack(from, block_dense, cached);
+      if (!to_dense) b.to->plan->pack(block_dense, to_block, cached);
+      b.to->scatter(to_block.data(), dst.data() + b.to->origin(origin(i)), stream, scratch);
+    }
+    if (stream) kernels::flush_streams();
+  };
+  in_threads(threads, share);
+}
+
+}  // namespace
 
 void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, ExecOptions options) const {
   const IndexPlan& from = state_->from.index();
@@ -225,6 +526,7 @@ void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, Exe
     in.pack ? in.plan->pack(src, dst, options) : in.plan->unpack(src, dst, options);
     return;
   }
+  if (state_->blocks) return run_blocks(*state_->blocks, src, dst, options);
   if (!state_->bands) {
     const DenseCopy dense(from.dense_byte_size());
     state_->from.unpack(src, dense.span(), options);
@@ -248,22 +550,7 @@ void RelayoutPlan::run(std::span<const uint8_t> src, std::span<uint8_t> dst, Exe
       p.pack(dense, dst.subspan(i * b.dst_bytes, p.index().byte_size()), out_of_band);
     }
   };
-  // A worker's exception is rethrown here, after every thread has joined.
-  std::vector<std::exception_ptr> failed(threads);
-  std::vector<std::thread> pool;
-  auto guarded = [&](int t) {
-    try {
-      share(t);
-    } catch (...) {
-      failed[t] = std::current_exception();
-    }
-  };
-  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-  guarded(0);
-  for (auto& th : pool) th.join();
-  for (const std::exception_ptr& e : failed) {
-    if (e) std::rethrow_exception(e);
-  }
+  in_threads(threads, share);
 }
 
 }  // namespace tilecheck::impl

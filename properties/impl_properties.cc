@@ -286,7 +286,10 @@ void RelayoutMatchesSpec() {
   // Bands of one granularity of rows up to the default (one band).
   const int64_t band_bytes = *rc::gen::element<int64_t>(1, 64, impl::RelayoutPlan::kDefaultBandBytes);
   const impl::RelayoutPlan relayout(from, to, band_bytes);
-  RC_TAG(relayout.by_tiles() ? "one pass" : relayout.banded() ? "banded" : "whole array");
+  RC_TAG(relayout.by_tiles()    ? "one pass"
+         : relayout.banded()    ? "banded"
+         : relayout.by_blocks() ? "by blocks"
+                                : "whole array");
   relayout.run(src, dst.span(), {.threads = *rc::gen::element(1, 2)});
   RC_ASSERT(dst.intact());
   agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
@@ -746,10 +749,129 @@ void RelayoutBetweenSubTilingsMatchesSpec() {
   if (*rc::gen::arbitrary<bool>()) std::swap(from, to);
   RC_LOG() << print_shape(from) << " -> " << print_shape(to) << "\n";
   const impl::RelayoutPlan relayout(from, to);
-  RC_TAG(relayout.by_tiles() ? "one pass" : relayout.banded() ? "banded" : "whole array");
+  RC_TAG(relayout.by_tiles()    ? "one pass"
+         : relayout.banded()    ? "banded"
+         : relayout.by_blocks() ? "by blocks"
+                                : "whole array");
   const std::vector<uint8_t> src = random_physical(from);
   GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
   relayout.run(src, dst.span(), {.threads = *rc::gen::element(1, 2), .stream_bytes = 0, .parallel_bytes = 0});
+  RC_ASSERT(dst.intact());
+  agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
+                           spec::pack(to, spec::unpack(from, src)), dst.bytes()));
+}
+
+// 5 (by blocks). Pairs of rank 2 or 3 whose physical-major dims differ, so
+// that neither the one pass nor the bands apply: each side's first tile (or
+// none, tiles of one element) over the last 0 to rank physical dims, the
+// dims in any order on each side but another major dim, a sub-tile on one side in one pair in three, elements
+// of 4 to 64 bits, on one SIMD target, streamed or cached; blocks from both
+// layouts' tiles alone (band bytes 1) to the default. Tile entries 1 to 16,
+// 3 and 6 among them (a block is the least common multiple of the tiles
+// over each dim, not the larger). Every dim a multiple of both sides' tiles
+// over it, but three pairs in ten miss the blocks by one condition
+// (RelayoutPlan::by_blocks): a ragged tile, a sub-tile that pads its tile,
+// L(n) tail padding, or a sub-tile of more dims than the first tile; or
+// carry an L(n) that pads nothing.
+void RelayoutByBlocksMatchesSpec() {
+  const auto draw = [](int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); };
+  const std::string type = *rc::gen::element<std::string>("s4", "s8", "bf16", "f32", "f64");
+  const size_t rank = static_cast<size_t>(draw(2, 3));
+  // Per logical dim, the two sides' tile extents over it, and the dim.
+  std::vector<int64_t> ta(rank), tb(rank), dims(rank);
+  int64_t elements = 1;
+  for (size_t l = 0; l < rank; ++l) {
+    ta[l] = *rc::gen::element<int64_t>(1, 2, 3, 4, 6, 8, 16);
+    tb[l] = *rc::gen::element<int64_t>(1, 2, 3, 4, 6, 8, 16);
+    dims[l] = std::lcm(ta[l], tb[l]) * draw(1, 4);
+    elements *= dims[l];
+  }
+  // Kept small for the spec: the largest dims cut to one multiple of their
+  // tiles, then, past that, to an untiled dim of 1.
+  for (int pass = 0; pass < 2 && elements > 16384; ++pass) {
+    for (size_t l = 0; l < rank && elements > 16384; ++l) {
+      const size_t big = static_cast<size_t>(std::max_element(dims.begin(), dims.end()) - dims.begin());
+      if (pass == 1) ta[big] = tb[big] = 1;
+      elements = elements / dims[big] * std::lcm(ta[big], tb[big]);
+      dims[big] = std::lcm(ta[big], tb[big]);
+    }
+  }
+  // A layout over `dims`: the physical order `order` (major first), the
+  // first tile over its last k positions.
+  const auto layout = [&](const std::vector<int64_t>& tile, std::vector<int64_t> order, size_t k, std::string extra) {
+    std::string text = type + "[";
+    for (size_t l = 0; l < rank; ++l) text += (l ? "," : "") + std::to_string(dims[l]);
+    text += "]{";
+    for (size_t j = rank; j-- > 0;) text += std::to_string(order[j]) + (j ? "," : "");
+    if (k > 0 || !extra.empty()) text += ":";
+    if (k > 0) {
+      text += "T(";
+      for (size_t j = rank - k; j < rank; ++j) text += std::to_string(tile[order[j]]) + (j + 1 < rank ? "," : "");
+      text += ")";
+    }
+    return text + extra + "}";
+  };
+  std::vector<int64_t> order_a(rank), order_b(rank);
+  std::iota(order_a.begin(), order_a.end(), 0);
+  std::iota(order_b.begin(), order_b.end(), 0);
+  for (int64_t n = draw(0, 5); n > 0; --n) std::next_permutation(order_a.begin(), order_a.end());
+  for (int64_t n = draw(0, 5); n > 0; --n) std::next_permutation(order_b.begin(), order_b.end());
+  if (order_b[0] == order_a[0]) std::rotate(order_b.begin(), order_b.begin() + 1, order_b.end());  // majors differ
+  const size_t ka = static_cast<size_t>(draw(0, static_cast<int64_t>(rank)));
+  const size_t kb = static_cast<size_t>(draw(0, static_cast<int64_t>(rank)));
+  std::string extra_a;
+  // A sub-tile (r,1) of the first tile's last two entries, r dividing its
+  // rows: (2,1) of bf16, (4,1) of s8, (8,1) of s4, as TPU layouts have.
+  if (ka >= 2 && draw(0, 2) == 0) {
+    const int64_t rows = ta[order_a[rank - 2]];
+    extra_a = "(" + std::to_string(std::gcd(rows, *rc::gen::element<int64_t>(1, 2, 4, 8, 16))) + ",1)";
+  }
+  switch (draw(0, 9)) {  // 0, 1, 2: one condition missed
+    case 0: {  // a ragged tile: one dim one past a multiple of a tile over it
+      const size_t l = static_cast<size_t>(draw(0, static_cast<int64_t>(rank) - 1));
+      if (std::max(ta[l], tb[l]) > 1) {
+        dims[l] += 1;
+        RC_TAG("a ragged tile");
+      }
+      break;
+    }
+    case 1:  // a sub-tile of 3 rows, or L(n), on the first side
+      if (ka >= 2 && ta[order_a[rank - 2]] % 3 != 0) {
+        extra_a = "(3,1)";
+        RC_TAG("a sub-tile padding its tile");
+      } else if (*rc::gen::arbitrary<bool>()) {
+        extra_a = "L(" + std::to_string(2 * elements + 1) + ")";
+        RC_TAG("tail padding");
+      } else {  // L(n) that pads nothing: it applies to the whole array, not to a block
+        extra_a = "L(" + std::to_string(elements) + ")";
+        RC_TAG("L(n) without padding");
+      }
+      break;
+    case 2:  // a sub-tile of two dims under a first tile of one: it spans two tiles
+      if (ka == 1) {
+        extra_a = "(2,1)";
+        RC_TAG("a sub-tile across tiles");
+      }
+      break;
+    default:
+      break;
+  }
+  ShapeWithLayout from = parse_shape(layout(ta, order_a, ka, extra_a));
+  ShapeWithLayout to = parse_shape(layout(tb, order_b, kb, ""));
+  if (*rc::gen::arbitrary<bool>()) std::swap(from, to);
+  RC_LOG() << print_shape(from) << " -> " << print_shape(to) << "\n";
+  const int64_t band_bytes = *rc::gen::element<int64_t>(1, 1, 64, 4096, impl::RelayoutPlan::kDefaultBandBytes);
+  const impl::RelayoutPlan relayout(from, to, band_bytes);
+  RC_TAG(relayout.by_tiles()    ? "one pass"
+         : relayout.banded()    ? "banded"
+         : relayout.by_blocks() ? "by blocks"
+                                : "whole array");
+  const ScopedTarget on(one_simd_target());
+  impl::ExecOptions options{.threads = *rc::gen::element(1, 2)};
+  if (*rc::gen::arbitrary<bool>()) options.stream_bytes = options.parallel_bytes = 0;
+  const std::vector<uint8_t> src = random_physical(from);
+  GuardedBuffer dst(static_cast<size_t>(spec::byte_size(to)), kGarbage);
+  relayout.run(src, dst.span(), options);
   RC_ASSERT(dst.intact());
   agree(check::bytes_agree(to, true, "relayout(A -> B) differs from pack_B(unpack_A(src))",
                            spec::pack(to, spec::unpack(from, src)), dst.bytes()));
@@ -923,6 +1045,8 @@ std::vector<PropertyInfo> impl_property_suite() {
        "13. how the kernels store rows in turn, at every vector width: streamed stores aligned, inside their rows, a whole line after another", &RowStoresStreamWholeLines},
       {"ImplProperties", "RelayoutBetweenSubTilingsMatchesSpec", "p5_relayout_sub_tiles",
        "5. the same between layouts that differ only in their sub-tiles (one pass over the tiles where they divide evenly)", &RelayoutBetweenSubTilingsMatchesSpec},
+      {"ImplProperties", "RelayoutByBlocksMatchesSpec", "p5_relayout_blocks",
+       "5. the same between layouts whose physical-major dims differ (block by block where both are whole tiles without padding)", &RelayoutByBlocksMatchesSpec},
       {"ImplProperties", "ThreadsWriteIdenticalBytes", "p8_threads",
        "8. pack, unpack and relayout with several threads == with one", &ThreadsWriteIdenticalBytes},
       {"ImplProperties", "ThreadSharesPartitionTheWork", "p8_thread_shares",

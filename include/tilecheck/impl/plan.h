@@ -274,14 +274,16 @@ RowSlice row_slice(const ShapeWithLayout& whole, int64_t begin, int64_t end);
 // their first tile and one of them has no sub-tiles, one pass (by_tiles);
 // else, when both
 // slice along the same dim (RowSlice), band by band through a dense band
-// that stays in the cache (banded); either way each element crosses memory
-// once, read from the source and written to the destination. Otherwise
-// through a dense copy of the whole array.
+// that stays in the cache (banded); else, when both layouts are whole
+// tiles without padding, block by block through the cache (by_blocks); each
+// way each element crosses memory once, read from the source and written
+// to the destination. Otherwise through a dense copy of the whole array.
 class RelayoutPlan {
  public:
-  // The dense bytes of a band (at least one slice granularity of rows); the
-  // default stays inside a core's share of the L2 cache. The results are
-  // the same for every value: the properties use tiny bands.
+  // The dense bytes of a band (at least one slice granularity of rows), and
+  // four times a block's (at least both layouts' tiles); the default stays
+  // inside a core's share of the L2 cache. The results are the same for
+  // every value: the properties use tiny bands and blocks.
   static constexpr int64_t kDefaultBandBytes = int64_t{256} << 10;
   // Throws Error unless `from` and `to` have the same dims and element width.
   RelayoutPlan(const ShapeWithLayout& from, const ShapeWithLayout& to, int64_t band_bytes = kDefaultBandBytes);
@@ -293,9 +295,14 @@ class RelayoutPlan {
   // How run works (impl/relayout.cc): by_tiles, one pack or unpack, when
   // one layout is untiled row-major (its buffer is the dense array) or both
   // share an evenly dividing first tile and one has no sub-tiles; else
-  // banded, band by band; else through a dense copy of the whole array.
+  // banded, band by band; else by_blocks; else through a dense copy of the
+  // whole array.
   bool by_tiles() const;
   bool banded() const;
+  // Neither of those, but both layouts are whole tiles without padding:
+  // block by block, each block of whole tiles of both layouts staged in the
+  // cache (impl/relayout.cc, way 3).
+  bool by_blocks() const;
 
  private:
   struct State;
