@@ -68,8 +68,10 @@ inline const std::vector<SweepCase>& sweep_cases() {
 }
 
 // Relayouts between two layouts of one array (bench/tilecheck_bench.cc,
-// relayout/<name>): the TPU format changes a runtime makes, and a change of
-// the major dim, which goes through a dense copy of the whole array.
+// relayout/<name>): the TPU format changes a runtime makes, and changes of
+// the physical-major dim (row-major tiles to column-major tiles, with and
+// without sub-tiles; an untiled transposed array to tiles), which go block
+// by block.
 struct RelayoutCase {
   const char* name;
   const char* from;
@@ -83,6 +85,8 @@ inline const std::vector<RelayoutCase>& relayout_cases() {
       {"s4_8x1_to_8x128", "s4[4096,4096]{1,0:T(8,128)(8,1)E(4)}", "s4[4096,4096]{1,0:T(8,128)E(4)}"},
       {"f32_8x128_to_rowmajor", "f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{1,0}"},
       {"f32_8x128_to_colmajor", "f32[4096,4096]{1,0:T(8,128)}", "f32[4096,4096]{0,1:T(8,128)}"},
+      {"bf16_2x1_to_colmajor", "bf16[4096,4096]{1,0:T(8,128)(2,1)}", "bf16[4096,4096]{0,1:T(8,128)(2,1)}"},
+      {"s8_transposed_to_4x1", "s8[4096,8192]{0,1}", "s8[4096,8192]{1,0:T(8,128)(4,1)}"},
   };
   return v;
 }
