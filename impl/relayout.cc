@@ -257,24 +257,38 @@ std::optional<TileGrid> tile_grid(const IndexPlan& plan) {
   return g;
 }
 
+// True when a block's buffer is its dense array, byte for byte: whole-byte
+// elements whose tiles stack into whole rows, so that the loop nest lowers
+// to one digit (without padding, one digit of every element steps by one
+// on both sides). That side needs no unpack (or pack).
+bool is_dense_block(const PackPlan& plan) {
+  const detail::CompiledLayout& c = detail::compiled(plan.index());
+  return c.bits == 8 * c.dense_element_bytes && c.nest.lowered && c.nest.digits.size() == 1;
+}
+
 // One layout's side of a block: its buffer of the block's shape alone
 // (plan), and how the block's tiles lie in the whole buffer: runs of
 // run_bytes, one per combination of the outer positions (extent[j], whole
 // stride[j] and block stride[j] bytes apart), the block at origin bytes
-// sum over j of (origin_j / tile[j]) * origin_stride[j].
+// sum over positions j of (origin of grid.dim[j] / grid.tile[j]) *
+// tile_stride[j], tile_stride[j] being the whole buffer's bytes between
+// neighbouring tiles of position j.
 struct BlockSide {
   std::optional<PackPlan> plan;
+  bool dense = false;  // the block's buffer is its dense array (is_dense_block)
+  TileGrid grid;
+  std::vector<int64_t> tile_stride;
   std::vector<int64_t> extent, whole_stride, block_stride;
   int64_t run_bytes = 0;
-  std::vector<int64_t> origin_dim, origin_div, origin_stride;  // per position: logical dim, tile, whole stride
 
-  BlockSide(const ShapeWithLayout& s, const TileGrid& g, const std::vector<int64_t>& block) {
+  BlockSide(const ShapeWithLayout& s, const TileGrid& g, const std::vector<int64_t>& block) : grid(g) {
     // L(n) pads the whole array (here by nothing), not a block.
     ShapeWithLayout b = s;
     b.dims = block;
     b.dynamic_dims.clear();
     b.layout.tail_padding_alignment.reset();
     plan.emplace(b);
+    dense = is_dense_block(*plan);
     const size_t rank = g.dim.size();
     std::vector<int64_t> n(rank), whole(rank), local(rank);
     int64_t w = g.tile_bytes, l = g.tile_bytes;
@@ -293,25 +307,13 @@ struct BlockSide {
       whole_stride.push_back(whole[j]);
       block_stride.push_back(local[j]);
     }
-    for (size_t j = 0; j < rank; ++j) {
-      origin_dim.push_back(g.dim[j]);
-      origin_div.push_back(g.tile[j]);
-      origin_stride.push_back(whole[j]);
-    }
+    tile_stride = std::move(whole);
   }
 
-  // True when the block's buffer is its dense array, byte for byte: whole-
-  // byte elements whose tiles stack into whole rows, so that the loop nest
-  // lowers to one digit (without padding, one digit of every element steps
-  // by one on both sides). That side needs no unpack (or pack).
-  bool dense() const {
-    const detail::CompiledLayout& c = detail::compiled(plan->index());
-    return c.bits == 8 * c.dense_element_bytes && c.nest.lowered && c.nest.digits.size() == 1;
-  }
-
+  // The block's first byte in the whole buffer; `at`: its first element.
   int64_t origin(std::span<const int64_t> at) const {
     int64_t o = 0;
-    for (size_t j = 0; j < origin_dim.size(); ++j) o += at[origin_dim[j]] / origin_div[j] * origin_stride[j];
+    for (size_t j = 0; j < tile_stride.size(); ++j) o += at[grid.dim[j]] / grid.tile[j] * tile_stride[j];
     return o;
   }
 
@@ -486,7 +488,7 @@ void run_blocks(const Blocks& b, std::span<const uint8_t> src, std::span<uint8_t
   auto share = [&](int t) {
     // A side whose block buffer is the dense block needs no unpack (or
     // pack): the other side's plan reads (or writes) that buffer.
-    const bool from_dense = b.from->dense(), to_dense = b.to->dense();
+    const bool from_dense = b.from->dense, to_dense = b.to->dense;
     std::vector<uint8_t> from(b.from->plan->index().byte_size()),
         dense(from_dense || to_dense ? 0 : b.from->plan->index().dense_byte_size()),
         to(from_dense && to_dense ? 0 : b.to->plan->index().byte_size());
@@ -504,10 +506,11 @@ void run_blocks(const Blocks& b, std::span<const uint8_t> src, std::span<uint8_t
     };
     const int64_t begin = b.total * t / threads, end = b.total * (t + 1) / threads;
     for (int64_t i = begin; i < end; ++i) {
-      b.from->gather(src.data() + b.from->origin(origin(i)), from.data(), scratch);
+      const std::span<const int64_t> first = origin(i);
+      b.from->gather(src.data() + b.from->origin(first), from.data(), scratch);
       if (!from_dense) b.from->plan->unpack(from, block_dense, cached);
       if (!to_dense) b.to->plan->pack(block_dense, to_block, cached);
-      b.to->scatter(to_block.data(), dst.data() + b.to->origin(origin(i)), stream, scratch);
+      b.to->scatter(to_block.data(), dst.data() + b.to->origin(first), stream, scratch);
     }
     if (stream) kernels::flush_streams();
   };

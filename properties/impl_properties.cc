@@ -210,6 +210,10 @@ rc::Gen<ShapeWithLayout> gen_kernel_layout() {
   return gen_from_recipe([](RcChoices& c) { return make_kernel_layout(c, 16384); });
 }
 
+// An integer in [lo, hi], drawn at full size from the first case
+// (RapidCheck scales inRange by the case's size), shrinking towards lo.
+int64_t draw(int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); }
+
 // One of the SIMD targets compiled in and supported here, drawn and logged,
 // for a property that runs each case on one target (ScopedTarget).
 int64_t one_simd_target() {
@@ -313,9 +317,6 @@ void RelayoutMatchesSpec() {
 void TransposesAtSizeMatchSpec() {
   static constexpr std::array<const char*, 4> kTypes = {"s8", "bf16", "f32", "f64"};
   static constexpr std::array<int64_t, 4> kBytes = {1, 2, 4, 8};
-  // Every draw at full size from the first case (RapidCheck scales inRange
-  // by the case's size), shrinking towards lo.
-  const auto draw = [](int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); };
   const size_t t = static_cast<size_t>(draw(0, kTypes.size() - 1));
   const std::string type = kTypes[t];
   int64_t rows = 0, cols = 0;
@@ -774,7 +775,6 @@ void RelayoutBetweenSubTilingsMatchesSpec() {
 // L(n) tail padding, or a sub-tile of more dims than the first tile; or
 // carry an L(n) that pads nothing.
 void RelayoutByBlocksMatchesSpec() {
-  const auto draw = [](int64_t lo, int64_t hi) { return *rc::gen::resize(100, rc::gen::inRange<int64_t>(lo, hi + 1)); };
   const std::string type = *rc::gen::element<std::string>("s4", "s8", "bf16", "f32", "f64");
   const size_t rank = static_cast<size_t>(draw(2, 3));
   // Per logical dim, the two sides' tile extents over it, and the dim.
