@@ -61,7 +61,7 @@ using detail::check_disjoint;
 
 namespace {
 
-// Way 3's dense copy of the whole array: not zeroed (unpack writes every
+// Way 4's dense copy of the whole array: not zeroed (unpack writes every
 // byte), and in 2 MiB pages where the kernel gives them on request
 // (transparent huge pages in "madvise" mode): in 4 KiB pages the first
 // touch of a 64 MiB copy is 16,384 page faults, which cost more than the

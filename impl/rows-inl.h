@@ -246,11 +246,13 @@ void UnpackRows4U8(const uint8_t* phys, uint8_t* dense, int64_t row_stride, int6
 // The value of a nibble or bit already in a byte's low bits, as the dense
 // byte holds it: zero-extended, or sign-extended for a signed type
 // (docs/PROTOCOL.md, "Dense buffers").
+// Sign extension as (v ^ s) - s, s the value's top bit: two byte-wise
+// operations, where x86 has no 8-bit shift to move the bit up and back.
 template <bool kSigned, int kBits, class D>
 HWY_INLINE hn::Vec<D> Extend(D d, hn::Vec<D> low_bits) {
   if constexpr (kSigned) {
-    const hn::RebindToSigned<D> di;
-    return hn::BitCast(d, hn::ShiftRight<8 - kBits>(hn::ShiftLeft<8 - kBits>(hn::BitCast(di, low_bits))));
+    const auto top = hn::Set(d, static_cast<uint8_t>(1u << (kBits - 1)));
+    return hn::Sub(hn::Xor(low_bits, top), top);
   } else {
     return low_bits;
   }
@@ -394,11 +396,17 @@ HWY_INLINE void PackSubByteRun(const uint8_t* in, uint8_t* out, int64_t bytes) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const auto low = hn::Set(d, static_cast<uint8_t>((1u << kBits) - 1));
   if constexpr (kBits == 4) {
-    for (; k + N <= bytes; k += N) {
-      hn::Vec<decltype(d)> e0, e1;
-      hn::LoadInterleaved2(d, in + 2 * k, e0, e1);
-      hn::StoreU(hn::Or(hn::And(e0, low), hn::ShiftLeft<4>(e1)), d, out + k);
-    }
+    // Per 16-bit lane, the two elements' low nibbles, then the upper one
+    // shifted down next to the lower: the physical byte in the lane's low
+    // byte, which ConcatEven gathers (one cross-lane step per vector, where
+    // splitting the elements apart takes two).
+    const hn::RepartitionToWide<decltype(d)> d16;
+    const auto nibbles = hn::Set(d16, 0x0F0F);
+    auto pair = [&](const uint8_t* p) {
+      const auto w = hn::And(hn::BitCast(d16, hn::LoadU(d, p)), nibbles);
+      return hn::BitCast(d, hn::Or(w, hn::ShiftRight<4>(w)));
+    };
+    for (; k + N <= bytes; k += N) hn::StoreU(hn::ConcatEven(d, pair(in + 2 * k + N), pair(in + 2 * k)), d, out + k);
   } else if constexpr (kBits == 2) {
     for (; k + N <= bytes; k += N) {
       hn::Vec<decltype(d)> e0, e1, e2, e3;
