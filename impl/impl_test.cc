@@ -287,15 +287,18 @@ struct Aligned {
 TEST(LargeArrays, StreamedPackAndUnpack) {
   // Ragged rank 4 (stage-then-stream on both sides), column-major tiles
   // and 1-, 2-, 4- and 8-byte transposes (streamed 16x16 and 8x8 transposes), ragged rows (staged ragged chunks) and a
-  // permuted rank 3 (unpack panels whose rows are not adjacent) too, at the
-  // production thresholds (the properties reach the same paths at small
-  // size with the thresholds lowered).
+  // permuted rank 3 (unpack panels whose rows are not adjacent) too, and
+  // short runs folded into wider elements (column-major (2,1) and (4,1)
+  // tiles, f32 tiles of 2 columns), at the production thresholds (the
+  // properties reach the same paths at small size with the thresholds
+  // lowered).
   for (const char* text : {"s8[4096,2048]{1,0:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,128)}",
                            "bf16[2048,2048]{1,0:T(8,128)(2,1)}", "bf16[4,64,96,200]{3,2,1,0:T(8,128)(2,1)}",
                            "f32[2048,1024]{0,1:T(8,128)}", "f32[2048,1100]{1,0:T(8,128)}",
                            "f32[8,2048,200]{2,0,1:T(8,128)}", "f32[2048,1100]{0,1}", "bf16[2100,2050]{0,1}",
                            "s8[4100,2060]{0,1}", "f64[1100,1030]{0,1}",
-                           "f32[16,64,56,56]{3,2,1,0:T(16,1,1)}"}) {
+                           "f32[16,64,56,56]{3,2,1,0:T(16,1,1)}", "bf16[2048,2048]{0,1:T(8,128)(2,1)}",
+                           "s8[4096,2048]{0,1:T(8,128)(4,1)}", "f32[2048,1024]{1,0:T(8,2)}"}) {
     const ShapeWithLayout s = parse_shape(text);
     const PackPlan p(s);
     const int64_t nb = s.dense_element_bytes();

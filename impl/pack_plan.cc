@@ -88,7 +88,7 @@ struct Mover {
               int64_t row_stride) const {
     if (trace == nullptr) return false;
     if (trace->size() < trace_max) {
-      trace->push_back({kind, stream, dense, phys, columns, rows, column_stride, row_stride});
+      trace->push_back({kind, stream, dense, phys, columns, rows, column_stride, row_stride, nb});
     }
     return true;
   }
@@ -488,7 +488,7 @@ void execute(const IndexPlan& index, const Schedule& schedule, const std::vector
              const uint8_t* src, uint8_t* dst, const ExecOptions& options, std::vector<LeafCall>* trace = nullptr,
              size_t trace_max = 0) {
   const CompiledLayout& c = detail::compiled(index);
-  Mover m{src, dst, c.dense_element_bytes, c.bits, pack};
+  Mover m{src, dst, schedule.elem_bytes, schedule.elem_bits, pack};
   m.assign_bytes = schedule.assign_bytes;
   m.sign = !pack && is_signed_integral(c.shape.type) && c.bits % 8 != 0;
   m.stream = streams(c, schedule, pack, reinterpret_cast<uintptr_t>(dst), options);

@@ -6,12 +6,45 @@
 namespace tilecheck::impl::detail {
 namespace {
 
+// Folding (docs/PERFORMANCE.md, "Short runs folded into wider elements"):
+// where the innermost digit's elements are adjacent on both sides (dense and
+// physical stride 1) and no padding constraint reads it, each of its runs is
+// one element `extent` times as wide, and the nest without that digit is the
+// nest of the wider element. bf16 column-major tiles of (2,1) sub-tiles then
+// move 4-byte pairs through the 32-bit transposing panel, and f32 tiles of
+// two columns 8-byte pairs through the SIMD transposes, instead of one short
+// run per call. Only to 2, 4 or 8 bytes, the widths the kernels move (a speed
+// choice), and only where every other dense stride is a whole number of wide
+// elements (a strided view may start a row at any element). The physical
+// strides are: the final shape is row-major, so each is a multiple of the
+// innermost extent.
+void fold_innermost(const CompiledLayout& c, Schedule& s) {
+  auto& dg = s.nest.digits;
+  if (dg.size() < 2) return;  // a guard: the walk needs a digit
+  const Digit& last = dg.back();
+  const int64_t e = last.extent, width = e * c.dense_element_bytes;
+  if (c.bits != 8 * c.dense_element_bytes || last.src_stride != 1) return;
+  if (width != 2 && width != 4 && width != 8) return;
+  for (const auto& k : s.nest.constraints) {
+    if (k.coeff.back() != 0) return;
+  }
+  for (size_t j = 0; j + 1 < dg.size(); ++j) {
+    if (dg[j].src_stride % e != 0) return;
+  }
+  dg.pop_back();
+  for (Digit& d : dg) d.src_stride /= e, d.dst_stride /= e;
+  for (auto& k : s.nest.constraints) k.coeff.pop_back();
+  s.fold = e;
+  s.elem_bits = c.bits * e;
+  s.elem_bytes = width;
+}
+
 // Recognises the panel pattern on the innermost digits (see Schedule).
-bool make_panel(const CompiledLayout& c, Schedule& s) {
+bool make_panel(Schedule& s) {
   const auto& dg = s.nest.digits;
   const size_t n = dg.size();
-  const int64_t nb = c.dense_element_bytes;
-  if (c.bits % 8 != 0 || n < 2) return false;
+  const int64_t nb = s.elem_bytes;
+  if (s.elem_bits % 8 != 0 || n < 2) return false;
   int64_t g = 1, rs = 0;
   size_t ci = n - 1;  // C
   const Digit& last = dg[n - 1];
@@ -81,7 +114,10 @@ namespace {
 Schedule make_digit_schedule(const CompiledLayout& c, const LoopNest& nest) {
   Schedule s;
   s.nest = nest;
+  s.elem_bits = c.bits;
+  s.elem_bytes = c.dense_element_bytes;
   if (!s.nest.lowered) return s;
+  fold_innermost(c, s);
   auto& digits = s.nest.digits;
   const size_t n = digits.size();
   s.block_leaf = n >= 2;
@@ -98,12 +134,12 @@ Schedule make_digit_schedule(const CompiledLayout& c, const LoopNest& nest) {
   for (size_t j = s.leaf; j < n; ++j) {
     if (digits[j].src_stride == 1) run = digits[j].extent;
   }
-  if (s.nest.constraints.empty() && run * c.dense_element_bytes < 64) {
+  if (s.nest.constraints.empty() && run * s.elem_bytes < 64) {
     std::stable_sort(digits.begin(), digits.begin() + s.leaf,
                      [](const Digit& a, const Digit& b) { return a.src_stride > b.src_stride; });
   }
-  if (make_panel(c, s)) return s;
-  if (s.block_leaf && s.nest.constraints.empty() && c.bits == 32 && s.leaf >= 1) {
+  if (make_panel(s)) return s;
+  if (s.block_leaf && s.nest.constraints.empty() && s.elem_bits == 32 && s.leaf >= 1) {
     const Digit& above = digits[s.leaf - 1];
     const Digit& a = digits[s.leaf];
     const Digit& b = digits[s.leaf + 1];
@@ -155,7 +191,7 @@ WorkSplit split_work(const CompiledLayout& c, const Schedule& schedule, bool pac
   int threads = threads_for(options, std::max(c.byte_size, c.dense_byte_size), lim);
   // Sub-byte pack: threads must not share a byte.
   if (pack && bit_elements && (d0.dst_stride * c.bits) % 8 != 0) threads = 1;
-  return {lim, d0.dst_stride * c.bits, std::max(threads, 1)};
+  return {lim, d0.dst_stride * schedule.elem_bits, std::max(threads, 1)};
 }
 
 PackPlan::ThreadShare WorkSplit::share(int t) const {

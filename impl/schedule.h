@@ -31,6 +31,13 @@ struct Touch {
 // block when no constraint ties them).
 struct Schedule {
   LoopNest nest;
+  // The element the walk moves (pack_plan.cc, Mover): the layout's own, or
+  // `fold` of them side by side where the innermost digit runs contiguously
+  // on both sides and was folded into the element (schedule.cc,
+  // fold_innermost). Bits and dense bytes of the moved element.
+  int64_t fold = 1;
+  int64_t elem_bits = 0;
+  int64_t elem_bytes = 0;
   size_t leaf = 0;
   bool block_leaf = false;
   // Sub-byte pack only: every leaf covers whole bytes and assigns them, so

@@ -45,7 +45,8 @@ std::string describe(const LeafCall& call, size_t i) {
   std::ostringstream os;
   os << "call " << i << ": " << kind_name(call.kind) << (call.stream ? ", streamed" : ", cached") << ", dense "
      << call.dense << ", physical " << call.phys << ", " << call.columns << " columns (stride "
-     << call.column_stride << ") x " << call.rows << " rows (stride " << call.row_stride << ")";
+     << call.column_stride << ") x " << call.rows << " rows (stride " << call.row_stride << ") of "
+     << call.element_bytes << "-byte elements";
   return os.str();
 }
 
@@ -239,6 +240,41 @@ void BlockCopiesFollowTheirRules() {
   }
 }
 
+// 14 (folding). Row-major tiles of t0 > 1 rows whose rows are 2, 4 or 8
+// bytes (t1 elements of nb bytes) move each tile row as one element of
+// t1*nb bytes, where no padding cuts a tile row (the columns a whole number
+// of tiles) and every dense row starts a whole number of tile rows into the
+// array (a strided view's row stride); every other call moves elements of
+// nb bytes. Ragged rows do not stop it.
+void ShortTileRowsFoldIntoOneElement() {
+  const int64_t nb = *rc::gen::element<int64_t>(1, 2, 4, 8);
+  const std::string type = nb == 1 ? "s8" : nb == 2 ? "bf16" : nb == 4 ? "f32" : "f64";
+  const int64_t t1 = *rc::gen::element<int64_t>(1, 2, 3, 4, 8, 16);
+  const int64_t t0 = *rc::gen::element<int64_t>(2, 4, 8);
+  const int64_t rows = t0 * *rc::gen::inRange<int64_t>(1, 4) + *rc::gen::element<int64_t>(0, 0, 1);
+  // At least two tiles across, so that no tile row is a whole dense row.
+  const int64_t cols = t1 * *rc::gen::inRange<int64_t>(2, 5) +
+                       (t1 > 1 && *rc::gen::element(false, false, true) ? *rc::gen::inRange<int64_t>(1, t1) : 0);
+  const int64_t pad = *rc::gen::element<int64_t>(0, 0, 1, t1);  // the dense row stride is cols + pad
+  const bool pack = *rc::gen::arbitrary<bool>();
+  const ShapeWithLayout shape = parse(type + "[" + std::to_string(rows) + "," + std::to_string(cols) + "]{1,0:T(" +
+                                      std::to_string(t0) + "," + std::to_string(t1) + ")}");
+  const std::vector<LeafCall> calls =
+      calls_of(shape, pack, {.threads = 1}, 4096,
+               pad == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{(cols + pad) * nb, nb});
+  const int64_t width = t1 * nb;
+  const bool short_rows = width == 2 || width == 4 || width == 8;
+  const bool folds = short_rows && cols % t1 == 0 && (cols + pad) % t1 == 0;
+  RC_TAG(folds ? "folded" : !short_rows ? "rows not 2, 4 or 8 bytes" : cols % t1 != 0 ? "ragged columns" : "rows off a tile row");
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].element_bytes != (folds ? width : nb)) {
+      RC_FAIL(describe(calls[i], i) + "; moves elements of " + std::to_string(calls[i].element_bytes) +
+              " bytes, expected " + std::to_string(folds ? width : nb) + " (tile rows of " + std::to_string(width) +
+              " bytes, dense row stride " + std::to_string(cols + pad) + " elements)");
+    }
+  }
+}
+
 std::vector<PropertyInfo> properties() {
   return {
       {"ImplProperties", "StreamingFollowsTheOptions", "p14_streaming",
@@ -249,6 +285,8 @@ std::vector<PropertyInfo> properties() {
        "14. tiles of less than a line of each dense row are visited in dense order, others in physical order", &OuterOrderFollowsTheLeaf},
       {"ImplProperties", "BlockCopiesFollowTheirRules", "p14_block_copies",
        "14. blocks are copied column after column exactly where their rows are adjacent in the dense array or no other loop moves the element, else transposed in SIMD blocks where their columns are adjacent", &BlockCopiesFollowTheirRules},
+      {"ImplProperties", "ShortTileRowsFoldIntoOneElement", "p14_fold",
+       "14. tile rows of 2, 4 or 8 bytes that no padding cuts, in a dense array whose rows start on them, move as one wider element", &ShortTileRowsFoldIntoOneElement},
   };
 }
 

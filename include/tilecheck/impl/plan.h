@@ -232,6 +232,11 @@ class PackPlan {
     // its valid dense columns, the rows of its tile).
     int64_t columns = 0, rows = 0;
     int64_t column_stride = 0, row_stride = 0;
+    // Dense bytes of the element the call moves, in which the offsets,
+    // counts and strides above are counted: the layout's element, or a
+    // short run of them adjacent on both sides, folded into one wider
+    // element (docs/PERFORMANCE.md, "Short runs folded into wider elements").
+    int64_t element_bytes = 0;
   };
   std::vector<LeafCall> leaf_calls(bool pack, ExecOptions options, uintptr_t dst_address,
                                    size_t max_calls) const;
