@@ -15,9 +15,9 @@ namespace {
 // two columns 8-byte pairs through the SIMD transposes, instead of one short
 // run per call. Only to 2, 4 or 8 bytes, the widths the kernels move (a speed
 // choice), and only where every other dense stride is a whole number of wide
-// elements (a strided view may start a row at any element). The physical
-// strides are: the final shape is row-major, so each is a multiple of the
-// innermost extent.
+// elements (a strided view may start a row at any element). Every other
+// physical stride is one without a check: the final shape is row-major, so
+// each is a multiple of the innermost extent.
 void fold_innermost(const CompiledLayout& c, Schedule& s) {
   auto& dg = s.nest.digits;
   if (dg.size() < 2) return;  // a guard: the walk needs a digit
@@ -34,7 +34,6 @@ void fold_innermost(const CompiledLayout& c, Schedule& s) {
   dg.pop_back();
   for (Digit& d : dg) d.src_stride /= e, d.dst_stride /= e;
   for (auto& k : s.nest.constraints) k.coeff.pop_back();
-  s.fold = e;
   s.elem_bits = c.bits * e;
   s.elem_bytes = width;
 }

@@ -31,11 +31,10 @@ struct Touch {
 // block when no constraint ties them).
 struct Schedule {
   LoopNest nest;
-  // The element the walk moves (pack_plan.cc, Mover): the layout's own, or
-  // `fold` of them side by side where the innermost digit runs contiguously
-  // on both sides and was folded into the element (schedule.cc,
-  // fold_innermost). Bits and dense bytes of the moved element.
-  int64_t fold = 1;
+  // The element the walk moves (pack_plan.cc, Mover), in bits and dense
+  // bytes: the layout's own, or a run of them side by side where the
+  // innermost digit runs contiguously on both sides and was folded into
+  // the element (schedule.cc, fold_innermost).
   int64_t elem_bits = 0;
   int64_t elem_bytes = 0;
   size_t leaf = 0;
